@@ -1,0 +1,79 @@
+# rafleet: the readahead kernel and the tools that roll it out.
+#
+#   make sources        fetch and verify the pinned kernel source (cache)
+#   make kernel         build the patched QEMU test kernel (FLAVOR=virt)
+#   make kernel FLAVOR=generic   the same series on Debian's full config
+#   make tools          build the rafleet command
+#   make check          unit tests (+ ASan/UBSan), kernel, QEMU tests
+#
+# The kernel source, build directories and ccache live in RAFLEET_CACHE,
+# outside the repository; build output of the tools lives in out/.
+
+RAFLEET_CACHE ?= /var/cache/rafleet
+FLAVOR ?= virt
+VARIANT ?= patched
+export RAFLEET_CACHE
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2
+LDLIBS := -lcrypto
+OUT := out
+
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJ := $(LIB_SRC:src/%.c=$(OUT)/obj/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(OUT)/unit/%)
+GUEST_SRC := $(wildcard tests/vm/guest/*.c)
+GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
+
+KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
+BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
+
+.PHONY: all sources kernel tools unit unit-san vm check clean help
+
+all: tools
+
+help:
+	@sed -n '2,12p' Makefile
+
+sources:
+	scripts/fetch-sources $(RAFLEET_CACHE)
+
+kernel: sources
+	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT)
+
+tools: $(OUT)/rafleet $(GUEST_BIN)
+
+$(OUT)/obj/%.o: src/%.c $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+
+$(OUT)/rafleet: $(OUT)/obj/main.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUT)/unit/%: tests/unit/%.c $(LIB_OBJ) tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+$(OUT)/guest/%: tests/vm/guest/%.c $(LIB_OBJ) tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+# Unit tests, then the same under AddressSanitizer and UBSan (own out dir).
+unit: $(UNIT_BIN)
+	tests/run-tap $(UNIT_BIN)
+
+unit-san:
+	$(MAKE) --no-print-directory OUT=$(OUT)/san \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		unit
+
+vm: tools kernel
+	tests/vm/run $(BZIMAGE) $(GUEST_BIN)
+
+check:
+	scripts/check
+
+clean:
+	rm -rf $(OUT)
