@@ -30,7 +30,7 @@ GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
-.PHONY: all sources kernel tools unit unit-san vm check clean help
+.PHONY: all sources kernel tools unit unit-san vm vm-baseline check clean help
 
 all: tools
 
@@ -71,6 +71,13 @@ unit-san:
 
 vm: tools kernel
 	tests/vm/run $(BZIMAGE) $(GUEST_BIN)
+
+# Linux 7.3.4 without the series, the same config: the counts the guest
+# tests compare "feature off" with (recorded in tests/vm/guest/*.c).
+vm-baseline: tools
+	scripts/build-kernel $(RAFLEET_CACHE) virt vanilla
+	RAFLEET_VM_SUITE=tests/vm/suite-baseline tests/vm/run \
+		$(RAFLEET_CACHE)/build/virt-vanilla/arch/x86/boot/bzImage $(GUEST_BIN)
 
 check:
 	scripts/check

@@ -29,7 +29,7 @@ static void folios_json(struct json_writer *w, const struct run_result *r)
 	json_u64(w, "total", r->folios_total);
 	json_obj_begin(w, "by_order");
 	for (int o = 0; o < FOLIO_ORDERS; o++) {
-		char key[8];
+		char key[16];
 
 		if (!r->folios_by_order[o])
 			continue;

@@ -117,7 +117,7 @@ static int baseline_mode(struct measure_file *mf)
 		struct run_result r;
 
 		if (run(mf, s, NULL, false, &r))
-			printf("baseline %s folios %llu order0 %llu touch_minflt %llu\n",
+			diag("baseline %s folios %llu order0 %llu touch_minflt %llu",
 			       s->name, (unsigned long long)r.folios_total,
 			       (unsigned long long)r.folios_by_order[0],
 			       (unsigned long long)r.touch_minflt);
