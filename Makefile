@@ -1,5 +1,6 @@
 # rafleet: the readahead kernel and the tools that roll it out.
 #
+#   make deps           install the Debian packages needed (if missing)
 #   make sources        fetch and verify the pinned kernel source (cache)
 #   make kernel         build the patched QEMU test kernel (FLAVOR=virt)
 #   make kernel FLAVOR=generic   the same series on Debian's full config
@@ -30,14 +31,18 @@ GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
-.PHONY: all sources kernel tools unit unit-san vm vm-baseline check clean help
+.PHONY: all deps sources kernel tools unit unit-san vm vm-baseline check clean help
 
 all: tools
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,13p' Makefile
 
-sources:
+# Debian packages the build and the tests need; installed if missing (root).
+deps:
+	@scripts/need-deps 2>/dev/null || scripts/install-deps
+
+sources: deps
 	scripts/fetch-sources $(RAFLEET_CACHE)
 
 kernel: sources

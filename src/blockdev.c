@@ -3,6 +3,7 @@
  * blockdev.c - the block device under a file, see blockdev.h.
  */
 #include "blockdev.h"
+#include "fileio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -101,39 +102,6 @@ int blockdev_from_dev(const char *sysfs, dev_t dev, struct blockdev *bd)
 	return 0;
 }
 
-/* Read all of a small file into buf and NUL-terminate it. */
-static int read_small_file(const char *path, char *buf, size_t len)
-{
-	size_t used = 0;
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		n = read(fd, buf + used, len - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-		if (used == len - 1) {
-			ret = -EBADMSG;		/* far bigger than expected */
-			goto out;
-		}
-	}
-	buf[used] = '\0';
-	if (memchr(buf, '\0', used))
-		ret = -EBADMSG;
-out:
-	close(fd);
-	return ret;
-}
 
 /*
  * Parse whitespace separated decimal numbers from s into v[max]; numbers

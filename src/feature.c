@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "feature.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,18 +46,12 @@ static void feature_path(const struct feature *f, char *buf, size_t len)
 int feature_get(const struct feature *f)
 {
 	char path[PATH_MAX], buf[16];
-	ssize_t n;
-	int fd;
+	int err;
 
 	feature_path(f, path, sizeof(path));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	buf[n] = '\0';
+	err = read_small_file(path, buf, sizeof(buf));
+	if (err)
+		return err == -EBADMSG ? -EINVAL : err;
 	if (!strcmp(buf, "0\n") || !strcmp(buf, "0"))
 		return 0;
 	if (!strcmp(buf, "1\n") || !strcmp(buf, "1"))

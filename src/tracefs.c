@@ -3,6 +3,7 @@
  * tracefs.c - tracepoint ids and field layouts from tracefs, see tracefs.h.
  */
 #include "tracefs.h"
+#include "fileio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -66,39 +67,6 @@ static int event_path(char *buf, size_t len, const char *root,
 	return 0;
 }
 
-/* Read all of a small file into buf and NUL-terminate it. */
-static int read_small_file(const char *path, char *buf, size_t len)
-{
-	size_t used = 0;
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		n = read(fd, buf + used, len - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-		if (used == len - 1) {
-			ret = -EBADMSG;		/* far bigger than expected */
-			goto out;
-		}
-	}
-	buf[used] = '\0';
-	if (memchr(buf, '\0', used))
-		ret = -EBADMSG;
-out:
-	close(fd);
-	return ret;
-}
 
 /* A decimal number and nothing but whitespace around it. */
 static int parse_u64(const char *s, uint64_t *val)

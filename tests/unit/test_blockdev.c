@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "fakefs.h"
 #include "tap.h"
 
 #define VDA "devices/pci0000:00/0000:00:04.0/virtio2/block/vda"
@@ -38,59 +39,10 @@ static char tmpdir[] = "/tmp/rafleet-test-blockdev.XXXXXX";
 /* disk names of 63 bytes (the longest name[64] holds) and 64 bytes */
 static char name63[64], name64[65];
 
-static int rm_entry(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
-static int rm_tree(const char *path)
-{
-	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-	char *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* write @content to TMPDIR/@rel, creating directories on the way */
 static int put(const char *rel, const char *content)
 {
-	char path[PATH_MAX];
-	char *slash;
-	FILE *f;
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	ret = mkdir_p(path);
-	if (ret)
-		return ret;
-	*slash = '/';
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fputs(content, f);
-	return fclose(f) ? -EIO : 0;
+	return fakefs_put(tmpdir, rel, content);
 }
 
 /* TMPDIR/dev/block/@name -> @target */
@@ -151,7 +103,7 @@ static int make_tree(void)
 	ret |= put(VDB "/stat", vdb_stat);
 	ret |= put(VDC "/stat", "");
 	snprintf(path, sizeof(path), "%s/dev/block", tmpdir);
-	ret |= mkdir_p(path);
+	ret |= fakefs_mkdir_p(path);
 	if (ret)
 		return ret;
 
@@ -392,7 +344,7 @@ int main(void)
 	}
 	if (make_tree()) {
 		printf("Bail out! cannot build the fake sysfs in %s\n", tmpdir);
-		rm_tree(tmpdir);
+		fakefs_rm_tree(tmpdir);
 		return 1;
 	}
 	test_whole_disk();
@@ -402,6 +354,6 @@ int main(void)
 	test_stat();
 	test_stat_formats();
 	test_queue();
-	ok(rm_tree(tmpdir) == 0, "cleanup: removed %s", tmpdir);
+	ok(fakefs_rm_tree(tmpdir) == 0, "cleanup: removed %s", tmpdir);
 	return tap_done();
 }

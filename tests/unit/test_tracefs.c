@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fakefs.h"
 #include "tap.h"
 #include "tracefs.h"
 
@@ -59,59 +60,14 @@ static const char switch_format[] =
 
 static char tmpdir[] = "/tmp/rafleet-test-tracefs.XXXXXX";
 
-static int rm_entry(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
-static int rm_tree(const char *path)
-{
-	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-	char *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* write @content to TMPDIR/events/@rel, creating directories on the way */
 static int put(const char *rel, const char *content)
 {
-	char path[PATH_MAX];
-	char *slash;
-	FILE *f;
-	int ret;
+	char rel2[256];
 
-	snprintf(path, sizeof(path), "%s/events/%s", tmpdir, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	ret = mkdir_p(path);
-	if (ret)
-		return ret;
-	*slash = '/';
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fputs(content, f);
-	return fclose(f) ? -EIO : 0;
+	if ((size_t)snprintf(rel2, sizeof(rel2), "events/%s", rel) >= sizeof(rel2))
+		return -ENAMETOOLONG;
+	return fakefs_put(tmpdir, rel2, content);
 }
 
 static int make_tree(void)
@@ -386,7 +342,7 @@ int main(void)
 	if (make_tree()) {
 		printf("Bail out! cannot build a fake tracefs in %s\n",
 		       tmpdir);
-		rm_tree(tmpdir);
+		fakefs_rm_tree(tmpdir);
 		return 1;
 	}
 	test_root();
@@ -394,6 +350,6 @@ int main(void)
 	test_fields();
 	test_field_errors();
 	test_field_u64();
-	ok(rm_tree(tmpdir) == 0, "cleanup: removed %s", tmpdir);
+	ok(fakefs_rm_tree(tmpdir) == 0, "cleanup: removed %s", tmpdir);
 	return tap_done();
 }

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fakefs.h - fake sysfs/tracefs/procfs trees for the unit tests: files
+ * written under a temporary directory, directories made on the way.
+ */
+#ifndef RAFLEET_FAKEFS_H
+#define RAFLEET_FAKEFS_H
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static inline int fakefs_rm_entry_(const char *path, const struct stat *st,
+				   int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Remove @path and everything below it. */
+static inline int fakefs_rm_tree(const char *path)
+{
+	return nftw(path, fakefs_rm_entry_, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* mkdir -p @path */
+static inline int fakefs_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Write @content to @dir/@rel, creating directories on the way. */
+static inline int fakefs_put(const char *dir, const char *rel,
+			     const char *content)
+{
+	char path[PATH_MAX];
+	char *slash;
+	FILE *f;
+	int ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, rel) >= sizeof(path))
+		return -ENAMETOOLONG;
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	ret = fakefs_mkdir_p(path);
+	if (ret)
+		return ret;
+	*slash = '/';
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fputs(content, f);
+	return fclose(f) ? -EIO : 0;
+}
+
+#endif
