@@ -1,276 +1,240 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rafleet bench: run scenarios on a file, cold cache, and report. */
+/* rafleet bench: list the scenarios, or run them cold and report. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include "bench_args.h"
 #include "commands.h"
-#include "feature.h"
 #include "json.h"
 #include "measure.h"
 #include "report.h"
 #include "scenario.h"
-
-#define MAX_SETS 8
-#define MAX_SCENARIOS 32
-
-struct bench_args {
-	const char *file;
-	unsigned int runs;
-	bool json, verify, list;
-	uint64_t seed;
-	unsigned int ring_pages;
-	const struct feature *set[MAX_SETS];
-	bool set_on[MAX_SETS];
-	int nr_set;
-	const struct scenario *sc[MAX_SCENARIOS];
-	int nr_sc;
-};
+#include "sysctl.h"
+#include "testfile.h"
 
 static void bench_usage(FILE *f)
 {
 	fprintf(f,
-"usage: rafleet bench --file PATH [OPTIONS] SCENARIO...\n"
+"usage: rafleet bench list [--json]\n"
+"       rafleet bench run SCENARIO... [OPTIONS]\n"
 "\n"
-"Run each SCENARIO on PATH with a cold page cache and measure folios added\n"
-"(by order), readahead tracepoints, block requests, faults and times.\n"
+"Run each SCENARIO with a cold page cache and measure folios added (by\n"
+"order), readahead tracepoints, block requests, faults and times.\n"
 "\n"
-"options:\n"
-"  -f, --file PATH        the file to read (at least one page)\n"
-"  -n, --runs N           runs of each scenario (default 1)\n"
-"  -s, --set NAME=0|1     set vm.NAME for the runs, restore it afterwards\n"
+"run options:\n"
+"  -f, --file PATH        the file to read (default " BENCH_DEFAULT_FILE ")\n"
+"  -z, --size SIZE        make PATH this big with the fixed-seed pattern,\n"
+"                         or reuse it if it already is (default 256M for\n"
+"                         the default file)\n"
+"  -n, --repeat N         runs of each scenario; reports median, min, max\n"
+"  -s, --sysctl NAME=V    set a sysctl for the runs, restore it afterwards\n"
 "  -V, --verify           check read() and mmap() data against O_DIRECT\n"
-"  -j, --json             JSON on stdout instead of a table\n"
+"  -j, --json             JSON (schema rafleet-bench/1) instead of a table\n"
 "      --seed N           seed of the random offsets (default 1)\n"
 "      --ring-pages N     perf ring pages per CPU (power of two, default 1024)\n"
-"  -l, --list             list the scenarios and exit\n"
 "  -h, --help             this help\n"
 "\n"
 "exit status: 0 all runs done (and verified), 1 a run failed or data did\n"
-"not match, 2 bad arguments.\n");
+"not match, 2 bad arguments or an unusable file.  'man rafleet-bench'.\n");
 }
 
-static void list_scenarios(void)
+static void list_scenarios(bool json)
 {
-	printf("%-24s %-5s %s\n", "scenario", "seed", "workload");
-	for (int i = 0; i < nr_scenarios; i++)
-		printf("%-24s %-5s %s\n", scenarios[i].name, scenarios[i].seed,
-		       scenarios[i].desc);
-}
+	struct json_writer w;
 
-static int parse_uint(const char *s, unsigned long long max,
-		      unsigned long long *out)
-{
-	char *end;
-
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	*out = strtoull(s, &end, 10);
-	if (errno || *end || *out > max)
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_set(struct bench_args *a, const char *arg)
-{
-	char name[96];
-	const char *eq = strchr(arg, '=');
-	const struct feature *f;
-
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) ||
-	    (strcmp(eq + 1, "0") && strcmp(eq + 1, "1")))
-		return -EINVAL;
-	memcpy(name, arg, eq - arg);
-	name[eq - arg] = '\0';
-	f = feature_find(name);
-	if (!f || a->nr_set >= MAX_SETS)
-		return -EINVAL;
-	a->set[a->nr_set] = f;
-	a->set_on[a->nr_set++] = eq[1] == '1';
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, struct bench_args *a)
-{
-	static const struct option opts[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "set", required_argument, NULL, 's' },
-		{ "verify", no_argument, NULL, 'V' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "ring-pages", required_argument, NULL, 'R' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	unsigned long long v;
-	int c;
-
-	memset(a, 0, sizeof(*a));
-	a->runs = 1;
-	a->seed = 1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:n:s:Vjlh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			a->file = optarg;
-			break;
-		case 'n':
-			if (parse_uint(optarg, 1000, &v) || !v) {
-				fprintf(stderr, "rafleet bench: --runs wants 1..1000, not '%s'\n", optarg);
-				return -EINVAL;
-			}
-			a->runs = v;
-			break;
-		case 's':
-			if (parse_set(a, optarg)) {
-				fprintf(stderr, "rafleet bench: --set wants FEATURE=0|1 with a known feature, not '%s'\n", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'V':
-			a->verify = true;
-			break;
-		case 'j':
-			a->json = true;
-			break;
-		case 'S':
-			if (parse_uint(optarg, UINT64_MAX, &v)) {
-				fprintf(stderr, "rafleet bench: bad --seed '%s'\n", optarg);
-				return -EINVAL;
-			}
-			a->seed = v;
-			break;
-		case 'R':
-			if (parse_uint(optarg, 1 << 20, &v) || !v || (v & (v - 1))) {
-				fprintf(stderr, "rafleet bench: --ring-pages wants a power of two, not '%s'\n", optarg);
-				return -EINVAL;
-			}
-			a->ring_pages = v;
-			break;
-		case 'l':
-			a->list = true;
-			break;
-		case 'h':
-			bench_usage(stdout);
-			exit(EXIT_OK);
-		default:
-			bench_usage(stderr);
-			return -EINVAL;
-		}
+	if (!json) {
+		printf("%-22s %-5s %s\n", "scenario", "seed", "workload");
+		for (int i = 0; i < nr_scenarios; i++)
+			printf("%-22s %-5s %s\n", scenarios[i].name,
+			       scenarios[i].seed, scenarios[i].desc);
+		return;
 	}
-	if (a->list)
-		return 0;
-	for (int i = optind; i < argc; i++) {
-		const struct scenario *s = scenario_find(argv[i]);
-
-		if (!s || a->nr_sc >= MAX_SCENARIOS) {
-			fprintf(stderr, "rafleet bench: unknown scenario '%s' (see --list)\n", argv[i]);
-			return -EINVAL;
-		}
-		a->sc[a->nr_sc++] = s;
+	json_init(&w, stdout, true);
+	json_obj_begin(&w, NULL);
+	json_str(&w, "schema", REPORT_SCHEMA);
+	json_arr_begin(&w, "scenarios");
+	for (int i = 0; i < nr_scenarios; i++) {
+		json_obj_begin(&w, NULL);
+		json_str(&w, "name", scenarios[i].name);
+		json_str(&w, "seed", scenarios[i].seed);
+		json_str(&w, "workload", scenarios[i].desc);
+		json_obj_end(&w);
 	}
-	if (!a->file || !a->nr_sc) {
-		fprintf(stderr, "rafleet bench: --file and at least one scenario are needed\n");
-		bench_usage(stderr);
-		return -EINVAL;
-	}
-	return 0;
+	json_arr_end(&w);
+	json_obj_end(&w);
+	json_end(&w);
 }
 
-/* Apply the --set values; remember the old ones in @old (-1: leave). */
-static int apply_sets(const struct bench_args *a, int *old)
+/* The file a scenario reads, made or checked as --size says. */
+static int prepare_file(const struct bench_args *a, enum scenario_file kind,
+			char *path, size_t len)
 {
-	for (int i = 0; i < a->nr_set; i++) {
-		int err;
+	const char *base = a->file ? a->file : BENCH_DEFAULT_FILE;
+	off_t size = a->size ? a->size : (a->file ? 0 : BENCH_DEFAULT_SIZE);
+	uint64_t seed = kind == FILE_EXEC ? TESTFILE_RET : TESTFILE_SEED;
+	int made, err;
 
-		old[i] = feature_get(a->set[i]);
-		err = old[i] < 0 ? old[i] : feature_set(a->set[i], a->set_on[i]);
+	if ((size_t)snprintf(path, len, "%s%s", base,
+			     kind == FILE_EXEC ? ".exec" : "") >= len)
+		return -ENAMETOOLONG;
+	if (!size && kind == FILE_DATA)
+		return 0;	/* --file without --size: as it is */
+	if (!size) {
+		struct measure_file mf;
+
+		err = measure_file_open(&mf, base);
+		if (err)
+			return err;
+		size = mf.size - mf.size % TESTFILE_BLOCK;
+	}
+	err = testfile_ensure(path, size, seed, &made);
+	if (err == -EEXIST)
+		fprintf(stderr, "rafleet bench: %s exists and is not a rafleet test file of %lld bytes; remove it or name another\n",
+			path, (long long)size);
+	else if (err)
+		fprintf(stderr, "rafleet bench: cannot make %s: %s\n", path,
+			strerror(-err));
+	else if (made)
+		fprintf(stderr, "rafleet bench: made %s (%lld bytes)\n", path,
+			(long long)size);
+	return err;
+}
+
+static int set_sysctls(const struct bench_args *a)
+{
+	for (int i = 0; i < a->nr_sysctls; i++) {
+		int err = sysctl_set_saved(a->sysctl_name[i], a->sysctl_val[i]);
+
 		if (err) {
-			fprintf(stderr, "rafleet bench: cannot set vm.%s: %s\n",
-				a->set[i]->name, strerror(-err));
+			fprintf(stderr, "rafleet bench: cannot set %s=%s: %s\n",
+				a->sysctl_name[i], a->sysctl_val[i], strerror(-err));
 			return err;
 		}
 	}
 	return 0;
 }
 
-static void restore_sets(const struct bench_args *a, const int *old)
+struct output {
+	struct json_writer w;
+	bool json;
+};
+
+static void output_begin(struct output *out, const struct bench_args *a)
 {
-	for (int i = a->nr_set - 1; i >= 0; i--)
-		if (old[i] >= 0)
-			feature_set(a->set[i], old[i]);
+	struct utsname u;
+
+	out->json = a->json;
+	if (!out->json) {
+		report_table_header(stdout);
+		return;
+	}
+	uname(&u);
+	json_init(&out->w, stdout, true);
+	json_obj_begin(&out->w, NULL);
+	json_str(&out->w, "schema", REPORT_SCHEMA);
+	json_str(&out->w, "kernel", u.release);
+	json_arr_begin(&out->w, "scenarios");
+}
+
+static void output_end(struct output *out)
+{
+	if (!out->json)
+		return;
+	json_arr_end(&out->w);
+	json_obj_end(&out->w);
+	json_end(&out->w);
+}
+
+/* Run one scenario --repeat times; 0 if every run went through. */
+static int run_scenario(const struct bench_args *a, const struct scenario *s,
+			struct output *out)
+{
+	struct run_result *runs = calloc(a->repeat, sizeof(*runs));
+	struct measure_opts o = { .verify = a->verify,
+				  .ring_pages = a->ring_pages };
+	struct measure_file mf;
+	char path[4096];
+	unsigned int done = 0;
+	int err, ret = 0;
+
+	if (!runs)
+		return -ENOMEM;
+	err = prepare_file(a, s->file, path, sizeof(path));
+	if (!err)
+		err = measure_file_open(&mf, path);
+	if (err) {
+		if (err != -EEXIST)
+			fprintf(stderr, "rafleet bench: %s: %s: %s\n", s->name, path,
+				err == -EFBIG ? "smaller than a page" :
+				err == -EINVAL ? "not a regular file" : strerror(-err));
+		free(runs);
+		return err;
+	}
+	for (unsigned int n = 0; n < a->repeat; n++) {
+		o.seed = a->seed + n;
+		err = measure_run(&mf, s, &o, &runs[done]);
+		if (err) {
+			fprintf(stderr, "rafleet bench: %s: %s\n", s->name, strerror(-err));
+			ret = err;
+			continue;
+		}
+		if (runs[done].status || (runs[done].verify.ok && !runs[done].verified))
+			ret = ret ? ret : -EIO;
+		done++;
+	}
+	if (out->json)
+		report_scenario_json(&out->w, s, mf.path, mf.size, runs, done);
+	else
+		report_scenario_table(stdout, runs, done);
+	free(runs);
+	return ret;
 }
 
 int cmd_bench(int argc, char **argv)
 {
-	struct measure_opts o = { 0 };
-	struct measure_file mf;
-	struct json_writer w;
 	struct bench_args a;
-	int old[MAX_SETS], err, ret = EXIT_OK;
+	struct output out;
+	int ret = EXIT_OK;
 
-	if (parse_args(argc, argv, &a))
+	if (bench_parse_args(argc, argv, &a)) {
+		fprintf(stderr, "rafleet bench: %s\n", a.error);
 		return EXIT_USAGE;
-	if (a.list) {
-		list_scenarios();
+	}
+	switch (a.cmd) {
+	case BENCH_HELP:
+		bench_usage(stdout);
 		return EXIT_OK;
+	case BENCH_LIST:
+		list_scenarios(a.json);
+		return EXIT_OK;
+	default:
+		break;
 	}
-	err = measure_file_open(&mf, a.file);
-	if (err) {
-		fprintf(stderr, "rafleet bench: %s: %s\n", a.file,
-			err == -EFBIG ? "smaller than a page" :
-			err == -EINVAL ? "not a regular file" : strerror(-err));
-		return EXIT_USAGE;
-	}
-	for (int i = 0; i < MAX_SETS; i++)
-		old[i] = -1;
-	if (apply_sets(&a, old)) {
-		restore_sets(&a, old);
+
+	sysctl_restore_on_signals();
+	if (set_sysctls(&a)) {
+		sysctl_restore_all();
 		return EXIT_FAILED;
 	}
-	o.verify = a.verify;
-	o.seed = a.seed;
-	o.ring_pages = a.ring_pages;
-
-	if (a.json) {
-		json_init(&w, stdout, true);
-		json_obj_begin(&w, NULL);
-		json_str(&w, "file", a.file);
-		json_i64(&w, "size", mf.size);
-		json_arr_begin(&w, "runs");
-	} else {
-		report_table_header(stdout);
-	}
+	output_begin(&out, &a);
 	for (int i = 0; i < a.nr_sc; i++) {
-		for (unsigned int n = 0; n < a.runs; n++) {
-			struct run_result r;
+		int err = run_scenario(&a, a.sc[i], &out);
 
-			o.seed = a.seed + n;
-			err = measure_run(&mf, a.sc[i], &o, &r);
-			if (err) {
-				fprintf(stderr, "rafleet bench: %s: %s\n",
-					a.sc[i]->name, strerror(-err));
-				ret = EXIT_FAILED;
-				continue;
-			}
-			if (r.status || (r.verify.ok && !r.verified))
-				ret = EXIT_FAILED;
-			if (a.json)
-				report_run_json(&w, &r);
-			else
-				report_table_row(stdout, &r);
+		if (err == -EEXIST || err == -ENOENT || err == -EFBIG ||
+		    err == -EINVAL || err == -ENOSPC) {
+			ret = EXIT_USAGE;	/* the file, not the kernel */
+			break;
 		}
+		if (err)
+			ret = EXIT_FAILED;
 	}
-	if (a.json) {
-		json_arr_end(&w);
-		json_obj_end(&w);
-		json_end(&w);
+	output_end(&out);
+	if (sysctl_restore_all()) {
+		fprintf(stderr, "rafleet bench: could not restore every sysctl\n");
+		ret = EXIT_FAILED;
 	}
-	restore_sets(&a, old);
 	return ret;
 }

@@ -240,23 +240,48 @@ static void events_finish(struct events *ev, struct run_result *r)
 /* Shared with the child that runs the workload. */
 struct child_report {
 	int status;
-	uint64_t bytes;
+	uint64_t bytes, calls;
+	struct rusage at_go;	/* the child's usage before the measured part */
+	struct fio_result fio;
 	char sha_read[SHA256_HEX_LEN];
 };
 
+/*
+ * The child: open and prepare (unmeasured), say so on @ready, wait for
+ * the parent to arm the events and write to @go, run, report, exit.
+ */
 static void run_child(const struct measure_file *mf, const struct scenario *s,
-		      const struct measure_opts *o, struct child_report *rep)
+		      const struct measure_opts *o, struct child_report *rep,
+		      int ready, int go)
 {
-	struct sha256 h, *hp = NULL;
-	struct scenario_io io;
+	struct scenario_run sr = {
+		.s = s, .path = mf->path, .size = mf->size, .seed = o->seed,
+	};
+	struct sha256 h;
+	char c = 0;
 
 	if (o->verify && scenario_reads_in_order(s) && !sha256_init(&h))
-		hp = &h;
-	rep->status = scenario_run(s, mf->path, mf->size, o->seed, hp, &io);
-	rep->bytes = io.bytes;
-	if (hp && sha256_final_hex(hp, rep->sha_read))
+		sr.hash = &h;
+	rep->status = scenario_prepare(&sr);
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(1);
+	getrusage(RUSAGE_SELF, &rep->at_go);
+	if (!rep->status)
+		rep->status = scenario_execute(&sr);
+	scenario_finish(&sr);
+	rep->bytes = sr.io.bytes;
+	rep->calls = sr.io.calls;
+	rep->fio = sr.fio;
+	if (sr.hash && (rep->status || sha256_final_hex(sr.hash, rep->sha_read)))
 		rep->sha_read[0] = '\0';
 	_exit(0);
+}
+
+static uint64_t tv_diff_ns(struct timeval a, struct timeval b)
+{
+	uint64_t x = tv_ns(a), y = tv_ns(b);
+
+	return x > y ? x - y : 0;
 }
 
 static int run_workload(struct events *ev, const struct measure_file *mf,
@@ -265,9 +290,10 @@ static int run_workload(struct events *ev, const struct measure_file *mf,
 {
 	struct child_report *rep;
 	struct rusage ru;
+	int ready[2], go[2], status, err = 0;
 	uint64_t t0;
-	int status;
 	pid_t pid;
+	char c = 0;
 
 	rep = mmap(NULL, sizeof(*rep), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -275,24 +301,35 @@ static int run_workload(struct events *ev, const struct measure_file *mf,
 		return -errno;
 	memset(rep, 0, sizeof(*rep));
 	rep->status = -ECHILD;
-
-	events_enable(ev);
-	t0 = now_ns();
-	pid = fork();
-	if (pid < 0) {
+	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC)) {
 		munmap(rep, sizeof(*rep));
 		return -errno;
 	}
+
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out;
+	}
 	if (pid == 0)
-		run_child(mf, s, o, rep);
+		run_child(mf, s, o, rep, ready[1], go[0]);
+	close(ready[1]);
+	close(go[0]);
+	ready[1] = go[0] = -1;
+	if (read(ready[0], &c, 1) != 1)
+		err = -ECHILD;		/* it died preparing: reap it below */
+	events_enable(ev);
+	t0 = now_ns();
+	if (!err && write(go[1], &c, 1) != 1)
+		err = -ECHILD;
 	for (;;) {
 		pid_t w = wait4(pid, &status, WNOHANG, &ru);
 
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR) {
-			munmap(rep, sizeof(*rep));
-			return -errno;
+			err = -errno;
+			goto out;
 		}
 		if (ev->have_folio) {
 			perf_wait(&ev->folio, 20);
@@ -304,15 +341,24 @@ static int run_workload(struct events *ev, const struct measure_file *mf,
 	r->wall_ns = now_ns() - t0;
 	events_finish(ev, r);
 
-	r->user_ns = tv_ns(ru.ru_utime);
-	r->sys_ns = tv_ns(ru.ru_stime);
-	r->minflt = ru.ru_minflt;
-	r->majflt = ru.ru_majflt;
+	r->user_ns = tv_diff_ns(ru.ru_utime, rep->at_go.ru_utime);
+	r->sys_ns = tv_diff_ns(ru.ru_stime, rep->at_go.ru_stime);
+	r->minflt = ru.ru_minflt - rep->at_go.ru_minflt;
+	r->majflt = ru.ru_majflt - rep->at_go.ru_majflt;
 	r->bytes_read = rep->bytes;
-	r->status = WIFEXITED(status) ? rep->status : -EINTR;
+	r->calls = rep->calls;
+	r->fio = rep->fio;
+	r->status = WIFEXITED(status) && !err ? rep->status : -ECHILD;
 	memcpy(r->sha_read, rep->sha_read, sizeof(r->sha_read));
+out:
+	for (int i = 0; i < 2; i++) {
+		if (ready[i] >= 0)
+			close(ready[i]);
+		if (go[i] >= 0)
+			close(go[i]);
+	}
 	munmap(rep, sizeof(*rep));
-	return 0;
+	return err == -ECHILD ? 0 : err;
 }
 
 /* Touch every page of a fresh mapping; count the faults; maybe hash it. */

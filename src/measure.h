@@ -33,7 +33,8 @@ struct run_result {
 
 	int status;			/* 0, or the workload's -errno */
 	uint64_t wall_ns, user_ns, sys_ns, minflt, majflt;
-	uint64_t bytes_read;
+	uint64_t bytes_read, calls;
+	struct fio_result fio;		/* fio scenarios */
 
 	struct measured folios;
 	uint64_t folios_total, folios_by_order[FOLIO_ORDERS];

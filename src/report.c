@@ -2,7 +2,10 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "stats.h"
 
 static void features_json(struct json_writer *w, const struct run_result *r)
 {
@@ -79,16 +82,44 @@ static void verify_json(struct json_writer *w, const struct run_result *r)
 	json_obj_end(w);
 }
 
+static void fio_json(struct json_writer *w, const struct run_result *r)
+{
+	const struct fio_result *f = &r->fio;
+
+	if (r->scenario->kind != SC_FIO)
+		return;
+	if (!f->ok) {
+		json_null_reason(w, "fio", f->reason[0] ? f->reason : "fio did not run");
+		return;
+	}
+	json_obj_begin(w, "fio");
+	json_str(w, "job", f->job);
+	json_double(w, "read_bw_kib", f->read_bw_kib);
+	json_double(w, "read_iops", f->read_iops);
+	json_double(w, "clat_p99_ns", f->clat_p99_ns);
+	json_double(w, "usr_cpu", f->usr_cpu);
+	json_double(w, "sys_cpu", f->sys_cpu);
+	json_u64(w, "read_bytes", f->read_bytes);
+	json_u64(w, "majf", f->majf);
+	json_u64(w, "minf", f->minf);
+	if (f->fadvise_hint < 0) {
+		json_null(w, "fadvise_hint");
+		json_str(w, "warning", "the job does not set fadvise_hint: fio's default calls posix_fadvise() itself, POSIX_FADV_RANDOM for random jobs, which turns readahead off");
+	} else {
+		json_i64(w, "fadvise_hint", f->fadvise_hint);
+	}
+	json_obj_end(w);
+}
+
 void report_run_json(struct json_writer *w, const struct run_result *r)
 {
 	json_obj_begin(w, NULL);
-	json_str(w, "scenario", r->scenario->name);
-	json_str(w, "seed", r->scenario->seed);
 	features_json(w, r);
 	json_str(w, "evict", r->evict);
 	json_u64(w, "resident_pages_after_evict", r->resident_after_evict);
 	json_i64(w, "status", r->status);
 	json_u64(w, "bytes_read", r->bytes_read);
+	json_u64(w, "calls", r->calls);
 	json_u64(w, "wall_ns", r->wall_ns);
 	json_u64(w, "user_ns", r->user_ns);
 	json_u64(w, "sys_ns", r->sys_ns);
@@ -106,9 +137,97 @@ void report_run_json(struct json_writer *w, const struct run_result *r)
 		json_null_reason(w, "touch_mmap", r->touch.reason);
 	}
 	verify_json(w, r);
+	fio_json(w, r);
 	json_obj_end(w);
 }
 
+/* The numbers summarized over repeated runs. */
+enum {
+	MET_WALL, MET_USER, MET_SYS, MET_MINFLT, MET_MAJFLT, MET_FOLIOS,
+	MET_FOLIOS_LARGE, MET_BLOCK_READS, MET_BLOCK_BYTES, MET_TOUCH_MINFLT,
+	NR_METRICS
+};
+
+static const char *const metric_names[NR_METRICS] = {
+	"wall_ns", "user_ns", "sys_ns", "minor_faults", "major_faults",
+	"folios", "folios_order_above_0", "block_read_requests",
+	"block_read_bytes", "touch_mmap_minor_faults",
+};
+
+static uint64_t large_folios(const struct run_result *r)
+{
+	uint64_t n = 0;
+
+	for (int o = 1; o < FOLIO_ORDERS; o++)
+		n += r->folios_by_order[o];
+	return n;
+}
+
+/* Metric @m of run @r, if that run could measure it. */
+static bool metric_get(const struct run_result *r, int m, double *v)
+{
+	switch (m) {
+	case MET_WALL: *v = r->wall_ns; return true;
+	case MET_USER: *v = r->user_ns; return true;
+	case MET_SYS: *v = r->sys_ns; return true;
+	case MET_MINFLT: *v = r->minflt; return true;
+	case MET_MAJFLT: *v = r->majflt; return true;
+	case MET_FOLIOS: *v = r->folios_total; return r->folios.ok;
+	case MET_FOLIOS_LARGE: *v = large_folios(r); return r->folios.ok;
+	case MET_BLOCK_READS: *v = r->block_reads; return r->block.ok;
+	case MET_BLOCK_BYTES: *v = r->block_sectors * 512.0; return r->block.ok;
+	case MET_TOUCH_MINFLT: *v = r->touch_minflt; return r->touch.ok;
+	}
+	return false;
+}
+
+static void summary_json(struct json_writer *w, const struct run_result *runs,
+			 unsigned int n)
+{
+	double *v = calloc(n ? n : 1, sizeof(*v));
+
+	json_obj_begin(w, "summary");
+	json_u64(w, "runs", n);
+	for (int m = 0; m < NR_METRICS && v; m++) {
+		unsigned int k = 0;
+		struct summary sum;
+
+		for (unsigned int i = 0; i < n; i++)
+			if (metric_get(&runs[i], m, &v[k]))
+				k++;
+		if (!k) {
+			json_null_reason(w, metric_names[m], "not measured in any run");
+			continue;
+		}
+		sum = summarize(v, k);
+		json_obj_begin(w, metric_names[m]);
+		json_double(w, "median", sum.median);
+		json_double(w, "min", sum.min);
+		json_double(w, "max", sum.max);
+		json_u64(w, "n", sum.n);
+		json_obj_end(w);
+	}
+	json_obj_end(w);
+	free(v);
+}
+
+void report_scenario_json(struct json_writer *w, const struct scenario *s,
+			  const char *path, int64_t size,
+			  const struct run_result *runs, unsigned int n)
+{
+	json_obj_begin(w, NULL);
+	json_str(w, "scenario", s->name);
+	json_str(w, "seed", s->seed);
+	json_str(w, "workload", s->desc);
+	json_str(w, "file", path);
+	json_i64(w, "size", size);
+	json_arr_begin(w, "runs");
+	for (unsigned int i = 0; i < n; i++)
+		report_run_json(w, &runs[i]);
+	json_arr_end(w);
+	summary_json(w, runs, n);
+	json_obj_end(w);
+}
 void report_table_header(FILE *f)
 {
 	fprintf(f, "%-24s %8s %10s %10s %10s %10s %8s %8s %9s %7s\n",
@@ -149,4 +268,37 @@ void report_table_row(FILE *f, const struct run_result *r)
 	cell_u64(f, 8, r->touch.ok, r->touch_minflt);
 	fprintf(f, " %8" PRIu64 " %9.1f %7s\n", r->majflt, r->wall_ns / 1e6,
 		!r->verify.ok ? "-" : r->verified ? "ok" : "BAD");
+}
+
+void report_scenario_table(FILE *f, const struct run_result *runs,
+			   unsigned int n)
+{
+	double *v;
+
+	for (unsigned int i = 0; i < n; i++)
+		report_table_row(f, &runs[i]);
+	if (n < 2)
+		return;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return;
+	fprintf(f, "%-24s %8s", "  median of runs", "");
+	for (int m = MET_FOLIOS; m <= MET_TOUCH_MINFLT; m++) {
+		unsigned int k = 0;
+
+		int width = m == MET_TOUCH_MINFLT ? 8 : 10;
+		double scale = m == MET_BLOCK_BYTES ? 1.0 / (1 << 20) : 1.0;
+
+		for (unsigned int i = 0; i < n; i++)
+			if (metric_get(&runs[i], m, &v[k]))
+				k++;
+		if (k)
+			fprintf(f, " %*.0f", width, summarize(v, k).median * scale);
+		else
+			fprintf(f, " %*s", width, "n/a");
+	}
+	for (unsigned int i = 0; i < n; i++)
+		v[i] = runs[i].wall_ns / 1e6;
+	fprintf(f, " %8s %9.1f\n", "", summarize(v, n).median);
+	free(v);
 }

@@ -4,6 +4,7 @@
  * bytes the sequential ones read hash like the file, the random ones make
  * the number of calls the table says.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 #include "sha256.h"
 #include "tap.h"
 
-#define SIZE (8L << 20)
+#define SIZE (64L << 20)
 
 static int make_file(char *path)
 {
@@ -56,8 +57,11 @@ int main(void)
 	for (int i = 0; i < nr_scenarios; i++) {
 		ok(scenario_find(scenarios[i].name) == &scenarios[i],
 		   "%s is found by name", scenarios[i].name);
-		ok(scenarios[i].step > 0 && scenarios[i].nproc >= 1,
-		   "%s has a step and a reader", scenarios[i].name);
+		ok((scenarios[i].step > 0) == (scenarios[i].kind != SC_POPULATE &&
+						 scenarios[i].kind != SC_FIO) &&
+		   scenarios[i].nproc >= 0 && scenarios[i].nproc <= 16,
+		   "%s has a step (unless it needs none) and 1..16 readers",
+		   scenarios[i].name);
 	}
 	ok(scenario_find("no-such-scenario") == NULL, "unknown name: NULL");
 	ok(scenario_reads_in_order(scenario_find("fadv-random-pread-1m")),
@@ -67,7 +71,7 @@ int main(void)
 	ok(!scenario_reads_in_order(scenario_find("fadv-random-4proc-64k")),
 	   "four readers at once do not count as in order");
 
-	if (!ok(!make_file(path), "a test file of 8 MiB"))
+	if (!ok(!make_file(path), "a test file of 64 MiB"))
 		return tap_done();
 	file_hash(path, want);
 
@@ -94,6 +98,21 @@ int main(void)
 	is_i64(scenario_run(scenario_find("fadv-random-4proc-64k"), path, SIZE, 1, NULL, &io), 0,
 	       "fadv-random-4proc-64k runs");
 	is_u64(io.bytes, 4 * SIZE, "  four readers read the file each");
+	is_i64(scenario_run(scenario_find("read-4k-then-1m"), path, SIZE, 1, NULL, &io), 0,
+	       "read-4k-then-1m runs");
+	is_u64(io.bytes, SIZE, "  and reads the whole file");
+	is_u64(io.calls, 1 + (SIZE - 4096 + (1 << 20) - 1) / (1 << 20),
+	       "  a 4 KiB read, then 1 MiB reads from 4 KiB on");
+	is_i64(scenario_run(scenario_find("pcopy-4t"), path, SIZE, 1, NULL, &io), 0,
+	       "pcopy-4t runs");
+	is_u64(io.bytes, SIZE, "  four threads copy the file out");
+	is_i64(scenario_run(scenario_find("pcopy-1t-skip"), path, SIZE, 1, NULL, &io), 0,
+	       "pcopy-1t-skip runs");
+	is_u64(io.bytes, SIZE - SIZE / 8, "  one thread copies from 1/8 in to the end");
+	is_i64(scenario_run(scenario_find("pcopy-4t"), path, 8 << 20, 1, NULL, &io), -EFBIG,
+	       "pcopy-4t on 8 MiB (less than a piece per thread) is -EFBIG");
+	is_i64(scenario_run(scenario_find("populate-read"), path, SIZE, 1, NULL, &io), 0,
+	       "populate-read runs");
 	ok(scenario_run(scenario_find("seq-read"), "/nonexistent/file", SIZE, 1, NULL, &io) < 0,
 	   "a missing file is an error");
 	unlink(path);

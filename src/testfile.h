@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The file the workloads read: a fixed-seed pattern, so that a file made
+ * once can be recognised and reused, and any block of it checked alone.
+ */
+#ifndef RAFLEET_TESTFILE_H
+#define RAFLEET_TESTFILE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TESTFILE_BLOCK 4096
+#define TESTFILE_SEED 0x7261666c656574ULL	/* "rafleet" */
+#define TESTFILE_RET 0		/* the seed of a file of x86 RET instructions */
+
+/* Fill @buf with block @index of the pattern of @seed. */
+void testfile_block(uint64_t seed, uint64_t index, void *buf);
+
+/*
+ * Does the file at @path hold the pattern of @seed for @size bytes?
+ * Checks the first, the last and 14 blocks in between.  1 yes, 0 no
+ * (another size, or other bytes), negative errno if it cannot be read.
+ */
+int testfile_matches(const char *path, off_t size, uint64_t seed);
+
+/*
+ * Make sure @path is the pattern of @seed, @size bytes long (a multiple of
+ * the block): reuse it if it matches; if it is missing, write it to a
+ * temporary name in the same directory, fsync it and rename it into place,
+ * so that it is never seen half-written.  A file that exists and does not
+ * match is left alone: -EEXIST.  -ENOSPC if the disk is full (nothing is
+ * left behind).  Sets *@made to 1 if it wrote the file.
+ */
+int testfile_ensure(const char *path, off_t size, uint64_t seed, int *made);
+
+/* "4096", "512K", "256M", "1G" (powers of 1024) into bytes; -EINVAL. */
+int parse_size(const char *s, off_t *out);
+
+#endif
