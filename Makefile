@@ -31,7 +31,7 @@ GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
-.PHONY: all deps sources kernel tools unit unit-san vm vm-baseline check clean help
+.PHONY: all deps sources kernel tools unit unit-san fuzz vm vm-baseline check clean help
 
 all: tools
 
@@ -73,6 +73,20 @@ unit-san:
 	$(MAKE) --no-print-directory OUT=$(OUT)/san \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		unit
+
+# Fuzzing with libFuzzer (clang): a short run in make check, a long one for
+# people (make fuzz FUZZ_SECONDS=600).
+FUZZ_SECONDS ?= 20
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(OUT)/fuzz/%)
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(OUT)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	clang $(WARN) $(FUZZ_FLAGS) -Isrc -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+fuzz: $(FUZZ_BIN)
+	tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 vm: tools kernel
 	tests/vm/run $(BZIMAGE) $(GUEST_BIN)

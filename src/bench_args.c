@@ -77,7 +77,7 @@ static int parse_run(int argc, char **argv, struct bench_args *a)
 	uint64_t v;
 	int c;
 
-	optind = 1;
+	optind = 0;	/* 0, not 1: GNU getopt forgets a half-read "-Vj" too */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "f:z:n:s:Vjh", opts, NULL)) != -1) {
 		switch (c) {

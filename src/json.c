@@ -252,7 +252,7 @@ void json_double(struct json_writer *w, const char *key, double val)
 	fputs(buf, w->f);
 }
 
-void json_bool(struct json_writer *w, const char *key, bool val)
+void json_boolean(struct json_writer *w, const char *key, bool val)
 {
 	if (json_prefix(w, key, NULL))
 		fputs(val ? "true" : "false", w->f);

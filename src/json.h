@@ -47,7 +47,7 @@ void json_u64(struct json_writer *w, const char *key, uint64_t val);
 void json_i64(struct json_writer *w, const char *key, int64_t val);
 /* NaN and infinities -> null; otherwise the shortest round-trip form */
 void json_double(struct json_writer *w, const char *key, double val);
-void json_bool(struct json_writer *w, const char *key, bool val);
+void json_boolean(struct json_writer *w, const char *key, bool val);
 void json_null(struct json_writer *w, const char *key);
 /*
  * A measurement that could not be taken: "key": null followed by

@@ -284,9 +284,13 @@ static uint64_t tv_diff_ns(struct timeval a, struct timeval b)
 	return x > y ? x - y : 0;
 }
 
+static void block_counts(const struct measure_file *mf, struct blockdev *bd,
+			 struct blockdev_stat *st, struct run_result *r);
+
 static int run_workload(struct events *ev, const struct measure_file *mf,
 			const struct scenario *s, const struct measure_opts *o,
-			struct run_result *r)
+			struct run_result *r, struct blockdev *bd,
+			struct blockdev_stat *b0)
 {
 	struct child_report *rep;
 	struct rusage ru;
@@ -318,6 +322,7 @@ static int run_workload(struct events *ev, const struct measure_file *mf,
 	ready[1] = go[0] = -1;
 	if (read(ready[0], &c, 1) != 1)
 		err = -ECHILD;		/* it died preparing: reap it below */
+	block_counts(mf, bd, b0, r);	/* after the unmeasured part */
 	events_enable(ev);
 	t0 = now_ns();
 	if (!err && write(go[1], &c, 1) != 1)
@@ -511,9 +516,7 @@ int measure_run(struct measure_file *mf, const struct scenario *s,
 	evict(mf, r->evict, sizeof(r->evict));
 	r->resident_after_evict = resident_pages(mf->path, mf->size);
 	events_open(&ev, mf, o, r);
-	block_counts(mf, &bd, &b0, r);
-
-	err = run_workload(&ev, mf, s, o, r);
+	err = run_workload(&ev, mf, s, o, r, &bd, &b0);
 	if (err)
 		return err;
 

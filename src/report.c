@@ -75,7 +75,7 @@ static void verify_json(struct json_writer *w, const struct run_result *r)
 		return;
 	}
 	json_obj_begin(w, "verify");
-	json_bool(w, "match", r->verified);
+	json_boolean(w, "match", r->verified);
 	json_str(w, "sha256_odirect", r->sha_direct);
 	json_str(w, "sha256_mmap", r->sha_mmap);
 	json_str(w, "sha256_read", r->sha_read[0] ? r->sha_read : NULL);

@@ -43,8 +43,8 @@ static void write_sample(struct json_writer *w)
 	json_str(w, "name", "rafleet");
 	json_u64(w, "u", UINT64_MAX);
 	json_i64(w, "i", INT64_MIN);
-	json_bool(w, "t", true);
-	json_bool(w, "f", false);
+	json_boolean(w, "t", true);
+	json_boolean(w, "f", false);
 	json_null(w, "n");
 	json_str(w, "s", NULL);
 	json_arr_begin(w, "a");
@@ -340,7 +340,7 @@ static void test_documents(void)
 	json_u64(&w, NULL, 1);
 	json_end(&w);
 	json_str(&w, NULL, "two");
-	json_bool(&w, NULL, false);
+	json_boolean(&w, NULL, false);
 	json_end(&w);
 	json_obj_begin(&w, NULL);
 	json_obj_end(&w);
