@@ -163,8 +163,9 @@ static void events_open(struct events *ev, const struct measure_file *mf,
 		 (unsigned long long)mf->ino, kernel_dev(mf));
 	if (!root) {
 		r->folios.ok = r->ra.ok = false;
-		snprintf(r->folios.reason, REASON_LEN, "no tracefs mounted");
-		snprintf(r->ra.reason, REASON_LEN, "no tracefs mounted");
+		snprintf(r->folios.reason, REASON_LEN,
+			 "no tracefs mounted (mount -t tracefs tracefs /sys/kernel/tracing)");
+		snprintf(r->ra.reason, REASON_LEN, "%s", r->folios.reason);
 		return;
 	}
 
