@@ -63,7 +63,12 @@ const struct scenario scenarios[] = {
 	    SC_EXEC, .file = FILE_EXEC, .step = PAGE),
 	ROW("exec-random", "004",
 	    "the same, warmed by an unmeasured sweep, then 1 call per page at random pages",
-	    SC_EXEC, .file = FILE_EXEC, .step = PAGE, .warm_first = true),
+	    SC_EXEC, .file = FILE_EXEC, .step = PAGE, .warm_first = true,
+	    .random = true),
+	ROW("exec-random-cold", "004",
+	    "1 call per page at random pages of a cold PROT_EXEC mapping, no MADV_HUGEPAGE",
+	    SC_EXEC, .file = FILE_EXEC, .step = PAGE, .random = true,
+	    .no_hugepage = true),
 	/* fio jobs, folded into the same result */
 	ROW("fio-seqread", "fio", "fio: psync sequential 128 KiB reads (fio/seqread.fio)",
 	    SC_FIO, .fio_job = "seqread.fio"),
@@ -303,7 +308,8 @@ int scenario_prepare(struct scenario_run *r)
 		return -errno;
 	}
 	if (s->kind == SC_EXEC) {
-		if (madvise(r->map, r->size, MADV_HUGEPAGE) && errno != EINVAL)
+		if (!s->no_hugepage &&
+		    madvise(r->map, r->size, MADV_HUGEPAGE) && errno != EINVAL)
 			return -errno;	/* EINVAL: no THP in this kernel */
 		if (s->warm_first)
 			call_stubs(r, false);
@@ -388,7 +394,7 @@ int scenario_execute(struct scenario_run *r)
 		err = do_pcopy(r);
 		break;
 	case SC_EXEC:
-		call_stubs(r, s->warm_first);
+		call_stubs(r, s->random);
 		err = 0;
 		break;
 	case SC_FIO:

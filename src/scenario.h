@@ -47,6 +47,8 @@ struct scenario {
 				 * 0 or 1: one */
 	int skip_eighths;	/* SC_PCOPY: start this many eighths in */
 	bool warm_first;	/* SC_EXEC: sweep once, unmeasured, first */
+	bool random;		/* SC_EXEC: call at random pages */
+	bool no_hugepage;	/* SC_EXEC: no MADV_HUGEPAGE */
 	const char *fio_job;	/* SC_FIO: the job file, under fio/ */
 };
 

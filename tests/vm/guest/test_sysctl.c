@@ -19,6 +19,7 @@ static const char *const names[] = {
 	"readahead_async_keep_half",
 	"readahead_exec_mmap_miss_bypass",
 	"readahead_exec_large_folio",
+	"readahead_populate_io_pages",
 };
 
 /* Each is written once, as one write(2) of exactly these bytes. */

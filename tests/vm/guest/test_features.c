@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In the guest: each readahead feature on and off in one boot, in the
+ * setup its seed measured, cold cache each run.  Each check is the
+ * clock-free count the seed's table moves, with a margin well inside what
+ * was measured (the "# feature" lines print the numbers), and every run's
+ * data must hash like an O_DIRECT read.
+ *
+ * usage: test_features EXT4_DIR XFS_DIR EXT4_DATA_JOURNAL_DIR
+ *   EXT4_DIR/file256(.exec), XFS_DIR/file512 and file1024,
+ *   EXT4_DATA_JOURNAL_DIR/file64.exec (a mapping without large folios)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/sysmacros.h>
+
+#include "blockdev.h"
+#include "feature.h"
+#include "measure.h"
+#include "scenario.h"
+#include "tap.h"
+
+#define NR_CASES 2	/* on, off */
+
+struct setup {
+	const char *file;
+	uint64_t max_sectors_kb;	/* 0: leave */
+	uint64_t read_ahead_kb;
+};
+
+/* Set the queue of the disk under @file as @s says (max_sectors_kb first:
+ * writing it resets read_ahead_kb in 7.3). */
+static bool apply(const struct setup *s, struct measure_file *mf)
+{
+	struct blockdev bd;
+	uint64_t hw = 0;
+
+	if (!ok(!measure_file_open(mf, s->file), "%s can be measured", s->file))
+		return false;
+	if (!ok(!blockdev_from_dev(NULL, makedev(mf->dev_major, mf->dev_minor), &bd),
+		"the disk under %s", s->file))
+		return false;
+	if (s->max_sectors_kb) {
+		blockdev_queue_get(&bd, "max_hw_sectors_kb", &hw);
+		if (!ok(hw >= s->max_sectors_kb, "%s allows max_sectors_kb %llu (max_hw_sectors_kb %llu)",
+			bd.name, (unsigned long long)s->max_sectors_kb, (unsigned long long)hw))
+			return false;
+		if (!ok(!blockdev_queue_set(&bd, "max_sectors_kb", s->max_sectors_kb),
+			"set %s max_sectors_kb %llu", bd.name, (unsigned long long)s->max_sectors_kb))
+			return false;
+	}
+	return ok(!blockdev_queue_set(&bd, "read_ahead_kb", s->read_ahead_kb),
+		  "set %s read_ahead_kb %llu", bd.name, (unsigned long long)s->read_ahead_kb);
+}
+
+static uint64_t large(const struct run_result *r, int order)
+{
+	return order < FOLIO_ORDERS ? r->folios_by_order[order] : 0;
+}
+
+static void show(const char *what, const struct run_result *r, const char *state)
+{
+	diag("feature %-34s %-3s folios %6llu o7 %5llu o9 %4llu blk_reads %6llu MiB %4llu"
+	     " majflt %5llu ra_order %5llu async %5llu wall_ms %8.1f",
+	     what, state, (unsigned long long)r->folios_total,
+	     (unsigned long long)large(r, 7), (unsigned long long)large(r, 9),
+	     (unsigned long long)r->block_reads,
+	     (unsigned long long)(r->block_sectors * 512 >> 20),
+	     (unsigned long long)r->majflt, (unsigned long long)r->ra_count[1],
+	     (unsigned long long)r->ra_count[3], r->wall_ns / 1e6);
+}
+
+/*
+ * Run @sc on @mf with feature @fname on, then off; fill @r[0] (on) and
+ * @r[1] (off).  Every run must complete, be counted, and verify.
+ */
+static bool on_off(const char *what, const char *fname, struct measure_file *mf,
+		   const char *sc, struct run_result r[NR_CASES])
+{
+	const struct feature *f = feature_find(fname);
+	const struct scenario *s = scenario_find(sc);
+	struct measure_opts o = { .verify = true, .seed = 1, .ring_pages = 4096 };
+	bool good = true;
+
+	if (!ok(f && s && feature_get(f) >= 0, "%s: vm.%s and %s exist", what, fname, sc))
+		return false;
+	for (int i = 0; i < NR_CASES; i++) {
+		const char *state = i == 0 ? "on" : "off";
+		int err = feature_set(f, i == 0);
+
+		if (!err)
+			err = measure_run(mf, s, &o, &r[i]);
+		if (!ok(!err && !r[i].status, "%s %s: ran (%s)", what, state,
+			strerror(-(err ? err : r[i].status)))) {
+			good = false;
+			continue;
+		}
+		show(what, &r[i], state);
+		good &= ok(r[i].folios.ok && r[i].block.ok, "  %s %s: folios and device reads counted",
+			   what, state);
+		good &= ok(r[i].verify.ok && r[i].verified,
+			   "  %s %s: read() and mmap() data match O_DIRECT", what, state);
+	}
+	feature_set(f, true);
+	return good;
+}
+
+/* a <= b * num / den, said with the numbers */
+static void at_most(const char *what, uint64_t a, uint64_t b, unsigned num,
+		    unsigned den, const char *count)
+{
+	ok(a * den <= b * num, "%s: %s on %llu <= %u/%u of off %llu", what, count,
+	   (unsigned long long)a, num, den, (unsigned long long)b);
+}
+
+static void seed001(const char *ext4)
+{
+	struct setup su = { .read_ahead_kb = 8192 };
+	struct measure_file mf;
+	struct run_result r[NR_CASES];
+	char file[256];
+
+	snprintf(file, sizeof(file), "%s/file256", ext4);
+	su.file = file;
+	if (!apply(&su, &mf))
+		return;
+	if (on_off("001 pcopy 1 thread from 1/8", "readahead_async_two_windows", &mf,
+		   "pcopy-1t-skip", r)) {
+		at_most("001 pcopy 1 thread", r[0].majflt, r[1].majflt, 1, 2,
+			"synchronous read-arounds (major faults)");
+		ok(r[1].majflt >= 8, "001 pcopy 1 thread: off still reads around synchronously (%llu)",
+		   (unsigned long long)r[1].majflt);
+	}
+	if (on_off("001 pcopy 4 threads", "readahead_async_two_windows", &mf,
+		   "pcopy-4t", r))
+		at_most("001 pcopy 4 threads", r[0].majflt, r[1].majflt, 3, 4,
+			"synchronous read-arounds (major faults)");
+	su.read_ahead_kb = 128;
+	apply(&su, &mf);
+}
+
+static void seed002(const char *xfs)
+{
+	struct setup su = { .read_ahead_kb = 128 };
+	struct measure_file mf;
+	struct run_result r[NR_CASES];
+	char file[256];
+
+	snprintf(file, sizeof(file), "%s/file512", xfs);
+	su.file = file;
+
+	su.max_sectors_kb = 512;
+	if (apply(&su, &mf) &&
+	    on_off("002 ms512 1M reads", "readahead_async_keep_half", &mf, "read-4k-then-1m", r)) {
+		at_most("002 ms512 1M reads", r[0].block_reads, r[1].block_reads, 1, 2,
+			"device reads");
+		ok(large(&r[0], 7) * 10 >= r[0].folios_total * 9,
+		   "002 ms512 1M reads: on, >= 90%% of folios of order 7 (%llu of %llu)",
+		   (unsigned long long)large(&r[0], 7), (unsigned long long)r[0].folios_total);
+	}
+	su.max_sectors_kb = 1024;
+	if (apply(&su, &mf) &&
+	    on_off("002 ms1024 1M reads", "readahead_async_keep_half", &mf, "read-4k-then-1m", r))
+		at_most("002 ms1024 1M reads", r[0].folios_total, r[1].folios_total, 1, 2,
+			"folios");
+	su.max_sectors_kb = 2048;
+	if (apply(&su, &mf) &&
+	    on_off("002 ms2048 1M reads", "readahead_async_keep_half", &mf, "read-4k-then-1m", r))
+		at_most("002 ms2048 1M reads", r[0].folios_total, r[1].folios_total, 1, 2,
+			"folios");
+	if (apply(&su, &mf) &&
+	    on_off("002 ms2048 3M reads", "readahead_async_keep_half", &mf, "read-4k-then-3m", r))
+		at_most("002 ms2048 3M reads", r[0].block_reads, r[1].block_reads, 21, 20,
+			"device reads");
+}
+
+static void seed003(const char *xfs)
+{
+	struct setup su = { .read_ahead_kb = 128 };
+	struct measure_file mf;
+	struct run_result r[NR_CASES];
+	char file[256];
+
+	snprintf(file, sizeof(file), "%s/file1024", xfs);
+	su.file = file;
+	if (apply(&su, &mf) &&
+	    on_off("003 MADV_POPULATE_READ 1 GiB", "readahead_populate_io_pages", &mf,
+		   "populate-read", r)) {
+		at_most("003 populate", r[0].block_reads, r[1].block_reads, 1, 4,
+			"device reads");
+		diag("003 populate: wall time on/off %.3f", (double)r[0].wall_ns / r[1].wall_ns);
+	}
+}
+
+static void seed004(const char *ext4, const char *ext4dj)
+{
+	struct setup su = { .read_ahead_kb = 128 };
+	struct measure_file mf;
+	struct run_result r[NR_CASES];
+	char file[256];
+
+	/* exec-random-cold: beyond MMAP_LOTSAMISS misses, only the bypass
+	 * keeps read-around for VM_EXEC */
+	snprintf(file, sizeof(file), "%s/file256.exec", ext4);
+	su.file = file;
+	if (apply(&su, &mf) &&
+	    on_off("004/1 exec random cold", "readahead_exec_mmap_miss_bypass", &mf,
+		   "exec-random-cold", r))
+		at_most("004/1 exec random cold", r[0].majflt, r[1].majflt, 2, 3,
+			"major faults");
+
+	/* a mapping without large folios (ext4 data=journal) under
+	 * MADV_HUGEPAGE: off forces PMD-order readahead it cannot have */
+	snprintf(file, sizeof(file), "%s/file64.exec", ext4dj);
+	su.file = file;
+	if (apply(&su, &mf) &&
+	    on_off("004/2 exec cold, no large folios", "readahead_exec_large_folio", &mf,
+		   "exec-cold", r))
+		ok(r[0].ra_count[1] != r[1].ra_count[1] || r[0].majflt != r[1].majflt,
+		   "004/2: the readahead differs (page_cache_ra_order %llu vs %llu, major faults %llu vs %llu)",
+		   (unsigned long long)r[0].ra_count[1], (unsigned long long)r[1].ra_count[1],
+		   (unsigned long long)r[0].majflt, (unsigned long long)r[1].majflt);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		fprintf(stderr, "usage: test_features EXT4_DIR XFS_DIR EXT4_DJ_DIR\n");
+		return 2;
+	}
+	seed001(argv[1]);
+	seed002(argv[2]);
+	seed003(argv[2]);
+	seed004(argv[1], argv[3]);
+	return tap_done();
+}
