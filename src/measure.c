@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "mountinfo.h"
 #include "perf.h"
 #include "tracefs.h"
 
@@ -55,6 +56,7 @@ static uint64_t tv_ns(struct timeval tv)
 
 int measure_file_open(struct measure_file *mf, const char *path)
 {
+	struct mount_of m;
 	struct stat st;
 
 	memset(mf, 0, sizeof(*mf));
@@ -67,15 +69,30 @@ int measure_file_open(struct measure_file *mf, const char *path)
 	mf->path = path;
 	mf->size = st.st_size;
 	mf->ino = st.st_ino;
-	mf->dev_major = major(st.st_dev);
-	mf->dev_minor = minor(st.st_dev);
+	mf->dev_major = mf->sb_major = major(st.st_dev);
+	mf->dev_minor = mf->sb_minor = minor(st.st_dev);
+	/*
+	 * On btrfs st_dev is the subvolume's anonymous device: the
+	 * superblock's (what tracepoints record) and the block device come
+	 * from the mount instead.
+	 */
+	if (!mount_of_path(path, &m)) {
+		struct stat bd;
+
+		mf->sb_major = m.major;
+		mf->sb_minor = m.minor;
+		if (!stat(m.source, &bd) && S_ISBLK(bd.st_mode)) {
+			mf->dev_major = major(bd.st_rdev);
+			mf->dev_minor = minor(bd.st_rdev);
+		}
+	}
 	return 0;
 }
 
-/* The kernel's dev_t, as tracepoints record it: MAJOR << 20 | MINOR. */
+/* The superblock's dev_t as tracepoints record it: MAJOR << 20 | MINOR. */
 static uint32_t kernel_dev(const struct measure_file *mf)
 {
-	return (mf->dev_major << 20) | mf->dev_minor;
+	return (mf->sb_major << 20) | mf->sb_minor;
 }
 
 static uint64_t resident_pages(const char *path, int64_t size)
@@ -412,7 +429,7 @@ static void touch_mapping(const struct measure_file *mf, bool hash,
 int measure_sha_direct(const char *path, char hex[SHA256_HEX_LEN])
 {
 	const size_t chunk = 1UL << 20;
-	struct sha256 h;
+	struct sha256 h = { 0 };
 	void *buf;
 	int fd, err = 0;
 

@@ -66,7 +66,8 @@ struct measure_file {
 	const char *path;
 	int64_t size;
 	uint64_t ino;
-	unsigned int dev_major, dev_minor;
+	unsigned int dev_major, dev_minor;	/* of the block device under it */
+	unsigned int sb_major, sb_minor;	/* its superblock's (s_dev) */
 	char sha_direct[SHA256_HEX_LEN];	/* computed once, lazily */
 };
 

@@ -105,6 +105,13 @@ int main(int argc, char **argv)
 			row(&r, state);
 			ok(r.folios.ok, "  folios were counted%s%s",
 			   r.folios.ok ? "" : ": ", r.folios.ok ? "" : r.folios.reason);
+			/* a cold run that reads adds folios and reads the device:
+			 * 0 would mean the counters missed this filesystem */
+			if (!s->warm_first)
+				ok(r.folios_total > 0 && r.block.ok && r.block_reads > 0,
+				   "  a cold run added folios (%llu) and read the device (%llu)",
+				   (unsigned long long)r.folios_total,
+				   (unsigned long long)r.block_reads);
 			ok(r.verify.ok && r.verified, "  read() and mmap() data match O_DIRECT");
 			if (s->kind == SC_FIO)
 				ok(r.fio.ok, "  fio ran and its JSON was read%s%s",
