@@ -86,6 +86,8 @@ int main(int argc, char **argv)
 		struct measure_file *mf = s->file == FILE_EXEC ? &exec : &data;
 		struct measure_opts o = { .verify = true, .seed = 1, .ring_pages = 2048 };
 
+		uint64_t reads_on = 0;
+
 		for (int on = 1; on >= 0; on--) {
 			const char *state = on ? "on" : "off";
 			struct run_result r;
@@ -113,6 +115,15 @@ int main(int argc, char **argv)
 				   (unsigned long long)r.folios_total,
 				   (unsigned long long)r.block_reads);
 			ok(r.verify.ok && r.verified, "  read() and mmap() data match O_DIRECT");
+			/* populating in device-sized windows never costs more
+			 * requests than the faults made, on any filesystem */
+			if (s->kind == SC_POPULATE && on && r.block.ok)
+				reads_on = r.block_reads;
+			if (s->kind == SC_POPULATE && !on && reads_on)
+				ok(reads_on * 10 <= r.block_reads * 11,
+				   "  populate on reads in no more requests than off (%llu vs %llu)",
+				   (unsigned long long)reads_on,
+				   (unsigned long long)r.block_reads);
 			if (s->kind == SC_FIO)
 				ok(r.fio.ok, "  fio ran and its JSON was read%s%s",
 				   r.fio.ok ? "" : ": ", r.fio.reason);
