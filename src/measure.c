@@ -488,16 +488,13 @@ static int wait_io_idle(const struct blockdev *bd, struct blockdev_stat *st)
 	return -ETIMEDOUT;
 }
 
-static void verify(struct measure_file *mf, struct run_result *r)
+/* Compare what was read with the O_DIRECT hash taken before the run. */
+static void verify(const struct measure_file *mf, int direct_err,
+		   struct run_result *r)
 {
-	int err;
-
-	if (!mf->sha_direct[0]) {
-		err = measure_sha_direct(mf->path, mf->sha_direct);
-		if (err) {
-			unavailable(&r->verify, "O_DIRECT read", err);
-			return;
-		}
+	if (direct_err) {
+		unavailable(&r->verify, "O_DIRECT read", direct_err);
+		return;
 	}
 	memcpy(r->sha_direct, mf->sha_direct, SHA256_HEX_LEN);
 	if (!r->sha_mmap[0]) {
@@ -515,7 +512,7 @@ int measure_run(struct measure_file *mf, const struct scenario *s,
 	struct blockdev bd;
 	struct blockdev_stat b0, b1;
 	struct events ev;
-	int err;
+	int err, direct_err = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->scenario = s;
@@ -524,10 +521,11 @@ int measure_run(struct measure_file *mf, const struct scenario *s,
 	if (!o->verify)
 		snprintf(r->verify.reason, REASON_LEN, "not asked for (--verify)");
 
-	/* The O_DIRECT hash first: it must not run between evict and run. */
+	/* The O_DIRECT hash once per file, and before evicting: reading it
+	 * between the eviction and the run would disturb the run. */
 	if (o->verify && !mf->sha_direct[0]) {
-		err = measure_sha_direct(mf->path, mf->sha_direct);
-		if (err)
+		direct_err = measure_sha_direct(mf->path, mf->sha_direct);
+		if (direct_err)
 			mf->sha_direct[0] = '\0';
 	}
 
@@ -549,6 +547,6 @@ int measure_run(struct measure_file *mf, const struct scenario *s,
 	}
 	touch_mapping(mf, o->verify, r);
 	if (o->verify)
-		verify(mf, r);
+		verify(mf, direct_err, r);
 	return 0;
 }
