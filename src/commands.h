@@ -12,5 +12,6 @@ enum {
 };
 
 int cmd_bench(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@ static const struct {
 	const char *what;
 } commands[] = {
 	{ "bench", cmd_bench, "run the seeds' workloads and measure them" },
+	{ "status", cmd_status, "the kernel, sysctls, kernels and boot entries of this host" },
 };
 
 static void usage(FILE *f)

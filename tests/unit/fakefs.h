@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static inline int fakefs_rm_entry_(const char *path, const struct stat *st,
 				   int type, struct FTW *ftw)
@@ -70,6 +71,25 @@ static inline int fakefs_put(const char *dir, const char *rel,
 		return -errno;
 	fputs(content, f);
 	return fclose(f) ? -EIO : 0;
+}
+
+/* Make @dir/@rel a symlink to @target, creating directories on the way. */
+static inline int fakefs_symlink(const char *dir, const char *rel,
+				 const char *target)
+{
+	char path[PATH_MAX];
+	char *slash;
+	int ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, rel) >= sizeof(path))
+		return -ENAMETOOLONG;
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	ret = fakefs_mkdir_p(path);
+	if (ret)
+		return ret;
+	*slash = '/';
+	return symlink(target, path) ? -errno : 0;
 }
 
 #endif

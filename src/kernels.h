@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernels installed the kernel-install(8) way: a directory per release
+ * under /usr/lib/modules (which is /lib/modules where /lib is a symlink)
+ * that holds its vmlinuz.
+ */
+#ifndef RAFLEET_KERNELS_H
+#define RAFLEET_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "warnings.h"
+
+struct kernel_dir {
+	char *release;		/* the directory's name */
+	char *path;		/* /usr/lib/modules/RELEASE as the host sees it */
+	bool running;		/* uname -r; set by the caller */
+};
+
+struct kernels {
+	struct kernel_dir *k;	/* newest first */
+	size_t nr;
+};
+
+/*
+ * Read /usr/lib/modules under @root, and /lib/modules too if /lib is a
+ * directory of its own there.  An unreadable directory is a warning; the
+ * result is 0, or -ENOMEM.
+ */
+int kernels_load(struct kernels *k, const char *root, struct warnings *w);
+
+void kernels_free(struct kernels *k);
+
+#endif

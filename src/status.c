@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "status.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+static void read_live(struct status *st)
+{
+	for (int i = 0; i < nr_features; i++) {
+		struct feature_status *fs = &st->feat[i];
+
+		fs->f = &features[i];
+		fs->live = feature_get(fs->f);
+		if (fs->live != -ENOENT)
+			st->nr_present++;
+		if (fs->live < 0 && fs->live != -ENOENT)
+			warn_add(&st->warn, "vm.%s: %s", fs->f->name,
+				 fs->live == -EINVAL ? "holds something other than 0 or 1" :
+				 strerror(-fs->live));
+	}
+	st->rafleet = st->nr_present == nr_features;
+	if (st->nr_present && !st->rafleet)
+		warn_add(&st->warn, "only %d of the %d vm.readahead_* sysctls exist: a rafleet kernel of another version?",
+			 st->nr_present, nr_features);
+}
+
+static void boot_values(struct status *st)
+{
+	for (int i = 0; i < nr_features; i++) {
+		struct feature_status *fs = &st->feat[i];
+		const struct sysctld_setting *b;
+		char name[128];
+
+		snprintf(name, sizeof(name), "vm.%s", fs->f->name);
+		b = sysctld_boot_value(&st->sysctl, name);
+		fs->boot = b;
+		if (b && strcmp(b->value, "0") && strcmp(b->value, "1"))
+			warn_add(&st->warn, "%s:%u: %s = '%s': the kernel takes only 0 or 1",
+				 b->file, b->line, name, b->value);
+	}
+}
+
+int status_collect(struct status *st, const char *root)
+{
+	struct utsname u;
+	DIR *d;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	st->root = root;
+	d = opendir(root);
+	if (!d)
+		return -errno;
+	closedir(d);
+	if (uname(&u))
+		snprintf(st->release, sizeof(st->release), "unknown");
+	else
+		snprintf(st->release, sizeof(st->release), "%s", u.release);
+
+	st->feat = calloc(nr_features, sizeof(*st->feat));
+	if (!st->feat)
+		return -ENOMEM;
+	read_live(st);
+	err = sysctld_load(&st->sysctl, root, &st->warn);
+	if (err)
+		return err;
+	boot_values(st);
+	err = kernels_load(&st->kernels, root, &st->warn);
+	if (err)
+		return err;
+	for (size_t i = 0; i < st->kernels.nr; i++)
+		st->kernels.k[i].running = !strcmp(st->kernels.k[i].release, st->release);
+	return boot_loader_load(&st->boot, root, &st->warn);
+}
+
+void status_free(struct status *st)
+{
+	free(st->feat);
+	sysctld_free(&st->sysctl);
+	kernels_free(&st->kernels);
+	boot_loader_free(&st->boot);
+	warn_free(&st->warn);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The host's rafleet state, gathered for `rafleet status`: the running
+ * kernel and its vm.readahead_* sysctls, the value each would get at boot
+ * from sysctl.d, the kernels installed and the boot entries.  Read-only.
+ */
+#ifndef RAFLEET_STATUS_H
+#define RAFLEET_STATUS_H
+
+#include <stdbool.h>
+
+#include "bootentry.h"
+#include "feature.h"
+#include "kernels.h"
+#include "sysctld.h"
+#include "warnings.h"
+
+struct feature_status {
+	const struct feature *f;
+	int live;		/* 0 or 1; -ENOENT: absent; another -errno */
+	const struct sysctld_setting *boot;	/* NULL: the kernel's default */
+};
+
+struct status {
+	const char *root;	/* $RAFLEET_ROOT or "/" */
+	char release[65];	/* uname -r */
+	int nr_present;		/* vm.readahead_* sysctls this kernel has */
+	bool rafleet;		/* all of them */
+	struct feature_status *feat;	/* nr_features of them */
+	struct sysctld sysctl;
+	struct kernels kernels;
+	struct boot_loader boot;
+	struct warnings warn;
+};
+
+/*
+ * Gather it all under @root (the /proc/sys reads go to $RAFLEET_PROCSYS).
+ * 0 when there is a report to make, whatever it warns about; -errno if
+ * @root itself cannot be read, or -ENOMEM.  Free it in either case.
+ */
+int status_collect(struct status *st, const char *root);
+
+void status_free(struct status *st);
+
+#endif

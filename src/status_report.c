@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "status_report.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "json.h"
+
+static const char *live_reason(int live)
+{
+	if (live == -ENOENT)
+		return "absent";
+	if (live == -EINVAL)
+		return "holds something other than 0 or 1";
+	return strerror(-live);
+}
+
+static void boot_json(struct json_writer *w, const struct sysctld_setting *b)
+{
+	json_obj_begin(w, "boot");
+	json_str(w, "source", b ? "file" : "kernel default");
+	json_str(w, "value", b ? b->value : NULL);
+	json_str(w, "file", b ? b->file : NULL);
+	if (b)
+		json_u64(w, "line", b->line);
+	else
+		json_null(w, "line");
+	json_str(w, "key", b ? b->written : NULL);
+	json_obj_end(w);
+}
+
+static void features_json(struct json_writer *w, const struct status *st)
+{
+	json_arr_begin(w, "features");
+	for (int i = 0; i < nr_features; i++) {
+		const struct feature_status *fs = &st->feat[i];
+		char name[128];
+
+		snprintf(name, sizeof(name), "vm.%s", fs->f->name);
+		json_obj_begin(w, NULL);
+		json_str(w, "sysctl", name);
+		json_str(w, "seed", fs->f->seed);
+		if (fs->live >= 0)
+			json_u64(w, "live", fs->live);
+		else
+			json_null_reason(w, "live", live_reason(fs->live));
+		boot_json(w, fs->boot);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+static void sysctl_files_json(struct json_writer *w, const struct status *st)
+{
+	json_arr_begin(w, "sysctl_files");
+	for (size_t i = 0; i < st->sysctl.nr_files; i++) {
+		json_obj_begin(w, NULL);
+		json_str(w, "path", st->sysctl.files[i].path);
+		json_boolean(w, "masked", st->sysctl.files[i].masked);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+static void kernels_json(struct json_writer *w, const struct status *st)
+{
+	json_arr_begin(w, "kernels");
+	for (size_t i = 0; i < st->kernels.nr; i++) {
+		const struct kernel_dir *k = &st->kernels.k[i];
+
+		json_obj_begin(w, NULL);
+		json_str(w, "release", k->release);
+		json_str(w, "path", k->path);
+		json_boolean(w, "running", k->running);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+static void tries_json(struct json_writer *w, const char *key, int n)
+{
+	if (n >= 0)
+		json_u64(w, key, n);
+	else
+		json_null(w, key);
+}
+
+static void entry_json(struct json_writer *w, const struct boot_entry *e,
+		       bool is_default)
+{
+	json_obj_begin(w, NULL);
+	json_str(w, "id", e->id);
+	json_str(w, "file", e->file);
+	json_boolean(w, "default", is_default);
+	json_boolean(w, "bootable", e->bootable);
+	json_str(w, "title", e->title);
+	json_str(w, "version", e->version);
+	json_str(w, "linux", e->kernel);
+	json_str(w, "efi", e->efi);
+	json_arr_begin(w, "initrd");
+	for (size_t i = 0; i < e->nr_initrd; i++)
+		json_str(w, NULL, e->initrd[i]);
+	json_arr_end(w);
+	json_str(w, "options", e->options);
+	json_str(w, "machine_id", e->machine_id);
+	json_str(w, "sort_key", e->sort_key);
+	tries_json(w, "tries_left", e->tries_left);
+	tries_json(w, "tries_done", e->tries_done);
+	json_obj_end(w);
+}
+
+static void boot_loader_json(struct json_writer *w, const struct status *st)
+{
+	const struct boot_loader *b = &st->boot;
+
+	json_arr_begin(w, "boot_entries");
+	for (size_t i = 0; i < b->nr_entries; i++)
+		entry_json(w, &b->entries[i], &b->entries[i] == b->default_entry);
+	json_arr_end(w);
+	json_obj_begin(w, "loader");
+	json_str(w, "config", BOOT_LOADER_CONF);
+	json_str(w, "default_pattern", b->default_pattern);
+	json_str(w, "default_entry", b->default_entry ? b->default_entry->id : NULL);
+	json_obj_end(w);
+}
+
+static void warnings_json(struct json_writer *w, const struct status *st)
+{
+	char lost[64];
+
+	json_arr_begin(w, "warnings");
+	for (size_t i = 0; i < st->warn.nr; i++)
+		json_str(w, NULL, st->warn.msg[i]);
+	if (st->warn.lost) {
+		snprintf(lost, sizeof(lost), "%zu more warnings lost: out of memory",
+			 st->warn.lost);
+		json_str(w, NULL, lost);
+	}
+	json_arr_end(w);
+}
+
+int status_json(FILE *f, const struct status *st)
+{
+	struct json_writer w;
+
+	json_init(&w, f, true);
+	json_obj_begin(&w, NULL);
+	json_str(&w, "schema", STATUS_SCHEMA);
+	json_str(&w, "root", st->root);
+	json_obj_begin(&w, "kernel");
+	json_str(&w, "release", st->release);
+	json_boolean(&w, "rafleet", st->rafleet);
+	json_u64(&w, "features_present", st->nr_present);
+	json_u64(&w, "features_known", nr_features);
+	json_obj_end(&w);
+	features_json(&w, st);
+	sysctl_files_json(&w, st);
+	kernels_json(&w, st);
+	boot_loader_json(&w, st);
+	warnings_json(&w, st);
+	json_obj_end(&w);
+	json_end(&w);
+	return json_error(&w) ? -EIO : 0;
+}
+
+static void features_table(FILE *f, const struct status *st)
+{
+	fprintf(f, "%-36s %-7s %-15s %s\n", "feature", "live", "boot", "set by");
+	for (int i = 0; i < nr_features; i++) {
+		const struct feature_status *fs = &st->feat[i];
+		const struct sysctld_setting *b = fs->boot;
+		char name[128], live[8];
+
+		snprintf(name, sizeof(name), "vm.%s", fs->f->name);
+		snprintf(live, sizeof(live), "%s", fs->live >= 0 ? (fs->live ? "1" : "0") :
+			 fs->live == -ENOENT ? "absent" : "error");
+		if (!b) {
+			fprintf(f, "%-36s %-7s %s\n", name, live, "kernel default");
+			continue;
+		}
+		fprintf(f, "%-36s %-7s %-15s %s:%u", name, live, b->value, b->file, b->line);
+		if (strcmp(b->written, name))
+			fprintf(f, " (%s)", b->written);
+		fputc('\n', f);
+	}
+}
+
+static void kernels_table(FILE *f, const struct status *st)
+{
+	fprintf(f, "\nkernels installed (a vmlinuz under /usr/lib/modules)\n");
+	if (!st->kernels.nr)
+		fprintf(f, "  none\n");
+	for (size_t i = 0; i < st->kernels.nr; i++) {
+		const struct kernel_dir *k = &st->kernels.k[i];
+
+		fprintf(f, "  %-28s %s%s\n", k->release, k->path,
+			k->running ? "  (running)" : "");
+	}
+}
+
+static void boot_table(FILE *f, const struct status *st)
+{
+	const struct boot_loader *b = &st->boot;
+
+	fprintf(f, "\nboot entries (%s), in menu order\n", BOOT_ENTRIES_DIR);
+	if (!b->nr_entries)
+		fprintf(f, "  none\n");
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		const struct boot_entry *e = &b->entries[i];
+
+		fprintf(f, "%s %-28s %-24s %s%s\n", e == b->default_entry ? "*" : " ",
+			e->id, e->version ? e->version : "-", e->title ? e->title : "-",
+			e->bootable ? "" : "  (not bootable)");
+	}
+	if (b->default_entry)
+		fprintf(f, "default entry: %s (default %s in %s)\n",
+			b->default_entry->id, b->default_pattern, BOOT_LOADER_CONF);
+	else if (b->default_pattern)
+		fprintf(f, "default entry: none (default %s in %s matches no bootable entry)\n",
+			b->default_pattern, BOOT_LOADER_CONF);
+	else
+		fprintf(f, "default entry: none (no default line in %s)\n",
+			BOOT_LOADER_CONF);
+}
+
+int status_table(FILE *f, const struct status *st)
+{
+	fprintf(f, "kernel  %s: %s (%d of %d vm.readahead_* sysctls)\n",
+		st->release, st->rafleet ? "a rafleet kernel" :
+		st->nr_present ? "not all of rafleet" : "not a rafleet kernel",
+		st->nr_present, nr_features);
+	if (strcmp(st->root, "/"))
+		fprintf(f, "root    %s\n", st->root);
+	fputc('\n', f);
+	features_table(f, st);
+	kernels_table(f, st);
+	boot_table(f, st);
+	if (st->warn.nr || st->warn.lost)
+		fprintf(f, "\nwarnings\n");
+	for (size_t i = 0; i < st->warn.nr; i++)
+		fprintf(f, "  %s\n", st->warn.msg[i]);
+	if (st->warn.lost)
+		fprintf(f, "  %zu more warnings lost: out of memory\n", st->warn.lost);
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
