@@ -19,7 +19,8 @@ static bool known(const struct kernels *k, const char *release)
 	return false;
 }
 
-static int add(struct kernels *k, const char *dir, const char *release)
+static int add(struct kernels *k, const char *dir, const char *release,
+	       const char *image)
 {
 	struct kernel_dir *v = realloc(k->k, (k->nr + 1) * sizeof(*v));
 
@@ -29,19 +30,34 @@ static int add(struct kernels *k, const char *dir, const char *release)
 	v = &k->k[k->nr];
 	memset(v, 0, sizeof(*v));
 	v->release = strdup(release);
-	if (!v->release || asprintf(&v->path, "%s/%s", dir, release) < 0) {
+	v->image = strdup(image);
+	if (!v->release || !v->image ||
+	    asprintf(&v->path, "%s/%s", dir, release) < 0) {
 		free(v->release);
+		free(v->image);
 		return -ENOMEM;
 	}
 	k->nr++;
 	return 0;
 }
 
-/* @dir/RELEASE/vmlinuz under @root, for each RELEASE not seen yet. */
+static bool is_file(const char *root, const char *path)
+{
+	char full[PATH_MAX];
+	struct stat st;
+
+	return !root_path(root, path, full, sizeof(full)) && !stat(full, &st) &&
+	       S_ISREG(st.st_mode);
+}
+
+/*
+ * @dir/RELEASE under @root, for each RELEASE not seen yet whose image is
+ * @dir/RELEASE/vmlinuz or /boot/vmlinuz-RELEASE.
+ */
 static int scan(struct kernels *k, const char *root, const char *dir,
 		struct warnings *w)
 {
-	char path[PATH_MAX], image[PATH_MAX];
+	char path[PATH_MAX], image[PATH_MAX], boot[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 	int err = 0;
@@ -55,16 +71,18 @@ static int scan(struct kernels *k, const char *root, const char *dir,
 		return 0;
 	}
 	while (!err && (de = readdir(d))) {
-		struct stat st;
-
 		if (de->d_name[0] == '.' || known(k, de->d_name))
 			continue;
-		if ((size_t)snprintf(image, sizeof(image), "%s/%s/vmlinuz", path,
-				     de->d_name) >= sizeof(image))
+		if ((size_t)snprintf(image, sizeof(image), "%s/%s/vmlinuz", dir,
+				     de->d_name) >= sizeof(image) ||
+		    (size_t)snprintf(boot, sizeof(boot), "/boot/vmlinuz-%s",
+				     de->d_name) >= sizeof(boot))
 			continue;
-		if (stat(image, &st) || !S_ISREG(st.st_mode))
-			continue;	/* modules only, or not a kernel's */
-		err = add(k, dir, de->d_name);
+		if (is_file(root, image))
+			err = add(k, dir, de->d_name, image);
+		else if (is_file(root, boot))
+			err = add(k, dir, de->d_name, boot);
+		/* else modules only, or not a kernel's */
 	}
 	closedir(d);
 	return err;
@@ -103,6 +121,7 @@ void kernels_free(struct kernels *k)
 	for (size_t i = 0; i < k->nr; i++) {
 		free(k->k[i].release);
 		free(k->k[i].path);
+		free(k->k[i].image);
 	}
 	free(k->k);
 	memset(k, 0, sizeof(*k));

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernels installed the kernel-install(8) way: a directory per release
- * under /usr/lib/modules (which is /lib/modules where /lib is a symlink)
- * that holds its vmlinuz.
+ * The kernels installed: a directory per release under /usr/lib/modules
+ * (which is /lib/modules where /lib is a symlink) whose image is its
+ * vmlinuz (kernel-install(8), RPM kernels) or /boot/vmlinuz-RELEASE
+ * (Debian's linux-image packages).
  */
 #ifndef RAFLEET_KERNELS_H
 #define RAFLEET_KERNELS_H
@@ -15,6 +16,7 @@
 struct kernel_dir {
 	char *release;		/* the directory's name */
 	char *path;		/* /usr/lib/modules/RELEASE as the host sees it */
+	char *image;		/* PATH/vmlinuz or /boot/vmlinuz-RELEASE */
 	bool running;		/* uname -r; set by the caller */
 };
 

@@ -71,6 +71,7 @@ static void kernels_json(struct json_writer *w, const struct status *st)
 		json_obj_begin(w, NULL);
 		json_str(w, "release", k->release);
 		json_str(w, "path", k->path);
+		json_str(w, "image", k->image);
 		json_boolean(w, "running", k->running);
 		json_obj_end(w);
 	}
@@ -187,13 +188,13 @@ static void features_table(FILE *f, const struct status *st)
 
 static void kernels_table(FILE *f, const struct status *st)
 {
-	fprintf(f, "\nkernels installed (a vmlinuz under /usr/lib/modules)\n");
+	fprintf(f, "\nkernels installed (modules directory, and the image)\n");
 	if (!st->kernels.nr)
 		fprintf(f, "  none\n");
 	for (size_t i = 0; i < st->kernels.nr; i++) {
 		const struct kernel_dir *k = &st->kernels.k[i];
 
-		fprintf(f, "  %-28s %s%s\n", k->release, k->path,
+		fprintf(f, "  %-28s %s  %s%s\n", k->release, k->path, k->image,
 			k->running ? "  (running)" : "");
 	}
 }

@@ -86,6 +86,36 @@ int main(void)
 	check("6.1.0-rafleet /usr/lib/modules/6.1.0-rafleet, 5.10.0-28-amd64 /lib/modules/5.10.0-28-amd64",
 	      "/lib a directory: /lib/modules read too, a release listed once");
 
+	/* Debian's linux-image: the image is /boot/vmlinuz-RELEASE */
+	reset();
+	put("usr/lib/modules/7.3.4-1.rafleet.virt/modules.order", "");
+	put("boot/vmlinuz-7.3.4-1.rafleet.virt", "k");
+	put("usr/lib/modules/7.3.4-0.vanilla.virt/modules.order", "");
+	put("boot/vmlinuz-6.1.0-12-amd64", "k");
+	check("7.3.4-1.rafleet.virt /usr/lib/modules/7.3.4-1.rafleet.virt",
+	      "a Debian kernel: /boot/vmlinuz-RELEASE is its image; modules without an image are not a kernel");
+	{
+		struct kernels k;
+		struct warnings w = { 0 };
+
+		kernels_load(&k, root, &w);
+		is_str(k.nr ? k.k[0].image : "", "/boot/vmlinuz-7.3.4-1.rafleet.virt",
+		       "its image is named");
+		kernels_free(&k);
+		warn_free(&w);
+	}
+	put("usr/lib/modules/7.3.4-1.rafleet.virt/vmlinuz", "k");
+	{
+		struct kernels k;
+		struct warnings w = { 0 };
+
+		kernels_load(&k, root, &w);
+		is_str(k.nr ? k.k[0].image : "", "/usr/lib/modules/7.3.4-1.rafleet.virt/vmlinuz",
+		       "the modules directory's vmlinuz comes first");
+		kernels_free(&k);
+		warn_free(&w);
+	}
+
 	fakefs_rm_tree(root);
 	return tap_done();
 }
