@@ -1,11 +1,15 @@
 # rafleet: the readahead kernel and the tools that roll it out.
 #
+#   make                the packages: make packages
+#   make packages       kernel (virt) and tools as RPM and DEB, a dnf repo
+#   make rpm / deb / repo   one kind of them (out/rpm, out/deb, out/repo)
 #   make deps           install the Debian packages needed (if missing)
 #   make sources        fetch and verify the pinned kernel source (cache)
 #   make kernel         build the patched QEMU test kernel (FLAVOR=virt)
 #   make kernel FLAVOR=generic   the same series on Debian's full config
 #   make tools          build the rafleet command
-#   make check          unit tests (+ ASan/UBSan), kernel, QEMU tests
+#   make install        install the tools (DESTDIR, PREFIX, UNITDIR...)
+#   make check          unit tests (+ ASan/UBSan), kernel, packages, QEMU
 #
 # The kernel source, build directories and ccache live in RAFLEET_CACHE,
 # outside the repository; build output of the tools lives in out/.
@@ -31,12 +35,13 @@ GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
-.PHONY: all deps sources kernel tools unit unit-san fuzz vm vm-baseline check clean help
+.PHONY: all deps sources kernel tools install packages rpm deb repo \
+	unit unit-san fuzz vm vm-baseline check clean help
 
-all: tools
+all: packages
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,17p' Makefile
 
 # Debian packages the build and the tests need; installed if missing (root).
 deps:
@@ -52,10 +57,10 @@ tools: $(OUT)/rafleet $(GUEST_BIN)
 
 $(OUT)/obj/%.o: src/%.c $(wildcard src/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(OUT)/rafleet: $(OUT)/obj/main.o $(LIB_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(OUT)/unit/%: tests/unit/%.c $(LIB_OBJ) tests/unit/tap.h
 	@mkdir -p $(@D)
@@ -64,6 +69,67 @@ $(OUT)/unit/%: tests/unit/%.c $(LIB_OBJ) tests/unit/tap.h
 $(OUT)/guest/%: tests/vm/guest/%.c $(LIB_OBJ) tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+# Where `make install` puts the tools.  The RPM takes the defaults (the
+# FHS paths of Fedora and of merged-/usr Debian); debian/rules sets the
+# Debian bookworm unit directories.
+VERSION := $(shell cat VERSION)
+DESTDIR ?=
+PREFIX ?= /usr
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+PRESETDIR ?= $(PREFIX)/lib/systemd/system-preset
+SYSCTLDIR ?= $(PREFIX)/lib/sysctl.d
+KERNELINSTALLDIR ?= $(PREFIX)/lib/kernel/install.d
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/rafleet
+STATEDIR ?= /var/lib/rafleet
+
+install: $(OUT)/rafleet
+	install -D -m 0755 $(OUT)/rafleet $(DESTDIR)$(PREFIX)/bin/rafleet
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/fio $(DESTDIR)$(STATEDIR)
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 fio/*.fio $(DESTDIR)$(DATADIR)/fio/
+	install -D -m 0644 systemd/rafleet-smoke.service $(DESTDIR)$(UNITDIR)/rafleet-smoke.service
+	install -D -m 0644 systemd/80-rafleet.preset $(DESTDIR)$(PRESETDIR)/80-rafleet.preset
+	install -D -m 0644 sysctl/50-rafleet.conf $(DESTDIR)$(SYSCTLDIR)/50-rafleet.conf
+	install -D -m 0755 kernel-install/50-rafleet-dracut.install \
+		$(DESTDIR)$(KERNELINSTALLDIR)/50-rafleet-dracut.install
+	install -D -m 0644 etc/smoke.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/smoke.conf
+
+# Packages.  The kernel RPM is built by rpmbuild from the pinned source and
+# patches/series (SPECS/kernel-rafleet.spec), through the same ccache as
+# `make kernel`; the kernel DEB is bindeb-pkg over the test kernel's own
+# build directory.  Both variants: the patched kernel, and Linux 7.3.4
+# without the series (release 0.vanilla), the "previous kernel" of a host;
+# vanilla first, so that the shared source tree ends on the patched series
+# that `make kernel` and the QEMU tests use.
+PKG_VARIANTS ?= vanilla patched
+KERNEL_INPUTS := SPECS/kernel-rafleet.spec $(wildcard patches/*) $(wildcard SOURCES/*) \
+	scripts/mkconfig scripts/kernel-release scripts/build-rpm scripts/build-deb
+TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
+	etc kernel-install debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
+
+packages: rpm deb repo
+
+rpm: out/rpm/.kernel-stamp out/rpm/.tools-stamp
+deb: out/deb/.kernel-stamp out/deb/.tools-stamp
+
+out/rpm/.kernel-stamp: $(KERNEL_INPUTS) | sources
+	scripts/build-rpm kernel $(RAFLEET_CACHE) out/rpm $(FLAVOR) $(PKG_VARIANTS)
+	@touch $@
+out/rpm/.tools-stamp: $(TOOLS_INPUTS)
+	scripts/build-rpm tools $(RAFLEET_CACHE) out/rpm
+	@touch $@
+out/deb/.kernel-stamp: $(KERNEL_INPUTS) | sources
+	scripts/build-deb kernel $(RAFLEET_CACHE) out/deb $(FLAVOR) $(PKG_VARIANTS)
+	@touch $@
+out/deb/.tools-stamp: $(TOOLS_INPUTS)
+	scripts/build-deb tools $(RAFLEET_CACHE) out/deb
+	@touch $@
+
+repo: rpm
+	scripts/make-repo out/rpm out/repo
 
 # Unit tests, then the same under AddressSanitizer and UBSan (own out dir).
 unit: $(UNIT_BIN)
