@@ -1,0 +1,150 @@
+# node-lib.sh: what the package install tests share (sourced).
+#
+# A "node" is a fleet host's root filesystem in a directory: Debian
+# bookworm made by tests/host/mknode, configured as a test host is
+# (machine id, kernel command line, boot loader entries, dracut), into
+# which the packages are installed with dnf or dpkg exactly as on a host.
+
+# TAP
+n=0 failed=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+check() { local desc=$1; shift; "$@" > /dev/null; ok $? "$desc"; }
+# run a command; on failure, fail with its output's tail shown
+run_ok() {	# DESCRIPTION CMD...
+	local desc=$1 log rc
+	shift
+	log=$(mktemp)
+	"$@" > "$log" 2>&1
+	rc=$?
+	ok $rc "$desc"
+	[ $rc -eq 0 ] || tail -n 25 "$log" | sed 's/^/#   /'
+	rm -f "$log"
+	return $rc
+}
+# retap PREFIX: renumber the TAP lines of another test into this one
+retap() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) ok 0 "$1: ${line#ok * - }" ;;
+		"not ok "*) ok 1 "$1: ${line#not ok * - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done
+}
+bail() { echo "Bail out! $*"; exit 1; }
+
+NODE_MACHINE_ID=5afe1ee7c0ffee0000000000000000a1
+# The kernel command line of the node's boot entries (kernel-install
+# writes it into each entry; the boot test boots with it).
+NODE_CMDLINE="root=/dev/vda rw console=ttyS0 panic=-1 oops=panic"
+
+# node_unpack TAR DIR: a fresh node root
+node_unpack() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	tar -C "$2" --numeric-owner -xpf "$1"
+}
+
+# node_configure ROOT: what makes the root a test host.  The boot loader is
+# one of the Boot Loader Specification (systemd-boot's): entries in
+# /boot/loader/entries written by kernel-install, and the default entry in
+# /boot/loader/loader.conf, which only `rafleet promote` may change.
+node_configure() {
+	local root=$1
+	echo "$NODE_MACHINE_ID" > "$root/etc/machine-id"
+	echo "rafleet-node" > "$root/etc/hostname"
+	mkdir -p "$root/etc/kernel" "$root/boot/loader/entries" "$root/boot/$NODE_MACHINE_ID" \
+		"$root/etc/dracut.conf.d"
+	echo "$NODE_CMDLINE" > "$root/etc/kernel/cmdline"
+	echo "layout=bls" > "$root/etc/kernel/install.conf"
+	printf 'timeout 3\n' > "$root/boot/loader/loader.conf"
+	# A generic initramfs: the host that makes it (a chroot here) is not
+	# the machine that boots it.
+	printf 'hostonly="no"\n' > "$root/etc/dracut.conf.d/10-rafleet-node.conf"
+	printf '/dev/vda / ext4 rw,relatime 0 1\n' > "$root/etc/fstab"
+}
+
+# node_ns ROOT CMD...: run CMD with the node's /proc, /sys, /dev and /run
+# mounted, in a mount namespace of its own (as a running host has them;
+# rpm and dpkg run the scriptlets chrooted into ROOT).
+node_ns() {
+	local root=$1
+	shift
+	unshare --mount --propagation private /bin/bash -c '
+		set -e
+		r=$1; shift
+		mount --rbind /dev "$r/dev"
+		mount -t proc proc "$r/proc"
+		mount -t sysfs sysfs "$r/sys"
+		mount -t tmpfs tmpfs "$r/run"
+		exec "$@"' node_ns "$root" "$@"
+}
+
+# node_chroot ROOT CMD...: run CMD inside the node
+node_chroot() {
+	local root=$1
+	shift
+	node_ns "$root" chroot "$root" "$@"
+}
+
+# node_provides ROOT: what the root has, in rpm's terms: its dpkg packages
+# with their versions, the ELF sonames of its libraries (rpm's own elfdeps)
+# and its programs' paths.
+node_provides() {	# ROOT
+	local root=$1 name version rel d
+	dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${Package} ${Version}\n' |
+		while read -r name version; do
+			# Debian EPOCH:UPSTREAM-REVISION is rpm's EPOCH:VERSION-RELEASE;
+			# a '-' inside UPSTREAM, which rpm cannot have, becomes '_'
+			rel=${version##*-}
+			[ "$rel" = "$version" ] && rel= || version=${version%-*}
+			version=$(tr -- '-' '_' <<< "$version")
+			echo "$name = $version${rel:+-$rel}"
+		done
+	find "$root/usr/lib/x86_64-linux-gnu" "$root/usr/lib64" -name '*.so*' -type f 2>/dev/null |
+		/usr/lib/rpm/elfdeps --provides
+	# the loader supports DT_GNU_HASH, as Fedora's glibc declares
+	[ -e "$root/usr/lib64/ld-linux-x86-64.so.2" ] && echo 'rtld(GNU_HASH)'
+	for d in usr/bin usr/sbin; do
+		find "$root/$d" -maxdepth 1 \( -type f -o -type l \) -printf "/$d/%f\n"
+		# merged /usr: /bin and /sbin are the same directories
+		[ -L "$root/${d#usr/}" ] && find "$root/$d" -maxdepth 1 \( -type f -o -type l \) -printf "/${d#usr/}/%f\n"
+	done
+}
+
+# node_base_spec ROOT: the spec of "rafleet-node-base", a package without
+# files that Provides exactly what the node root has (node_provides), for
+# Debian's rpm database, which cannot see what dpkg installed.
+node_base_spec() {
+	cat <<EOF
+Name: rafleet-node-base
+Version: 1
+Release: 1
+Summary: What the node root's dpkg installed, as seen by rpm
+License: GPL-2.0-only
+BuildArch: noarch
+AutoReqProv: no
+EOF
+	node_provides "$1" | sort -u | sed 's/^/Provides: /'
+	cat <<EOF
+%description
+Stands for the Debian packages of a test node, for dnf's dependency checks.
+%files
+EOF
+}
+
+# build_hello KERNEL_BUILD_DIR OUT_DIR: build tests/host/node/hello, an
+# external module, against an installed -devel or linux-headers tree (on
+# this machine: the same gcc that built the kernel); prints its vermagic.
+build_hello() {
+	local kdir=$1 out=$2
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp "$(dirname "${BASH_SOURCE[0]}")"/node/hello/* "$out/"
+	make -s -C "$kdir" M="$out" modules >&2 || return 1
+	modinfo -F vermagic "$out/rafleet_hello.ko"
+}
+
+# entry_field ENTRY FIELD: a field of a boot loader entry
+entry_field() { awk -v f="$2" '$1 == f { sub(/^[^ \t]+[ \t]+/, ""); print; exit }' "$1"; }
