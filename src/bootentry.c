@@ -289,14 +289,9 @@ static int load_entries(struct boot_loader *b, const char *root,
 	DIR *d;
 	int err = 0;
 
-	if (root_path(root, BOOT_ENTRIES_DIR, path, sizeof(path)))
+	d = root_opendir(root, BOOT_ENTRIES_DIR, path, sizeof(path), w);
+	if (!d)
 		return 0;
-	d = opendir(path);
-	if (!d) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			warn_add(w, "%s: %s", BOOT_ENTRIES_DIR, strerror(errno));
-		return 0;
-	}
 	while (!err && (de = readdir(d))) {
 		struct boot_entry *e;
 		struct stat st;

@@ -62,14 +62,9 @@ static int scan(struct kernels *k, const char *root, const char *dir,
 	DIR *d;
 	int err = 0;
 
-	if (root_path(root, dir, path, sizeof(path)))
+	d = root_opendir(root, dir, path, sizeof(path), w);
+	if (!d)
 		return 0;
-	d = opendir(path);
-	if (!d) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			warn_add(w, "%s: %s", dir, strerror(errno));
-		return 0;
-	}
 	while (!err && (de = readdir(d))) {
 		if (de->d_name[0] == '.' || known(k, de->d_name))
 			continue;

@@ -65,3 +65,16 @@ int root_resolve(const char *root, const char *path, char *out, size_t len,
 	}
 	return 0;
 }
+
+DIR *root_opendir(const char *root, const char *dir, char *path, size_t len,
+		  struct warnings *w)
+{
+	DIR *d;
+
+	if (root_path(root, dir, path, len))
+		return NULL;
+	d = opendir(path);
+	if (!d && errno != ENOENT && errno != ENOTDIR)
+		warn_add(w, "%s: %s", dir, strerror(errno));
+	return d;
+}

@@ -7,8 +7,11 @@
 #ifndef RAFLEET_ROOTDIR_H
 #define RAFLEET_ROOTDIR_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "warnings.h"
 
 /* $RAFLEET_ROOT, or "/" when it is unset or empty. */
 const char *rootdir_get(void);
@@ -25,5 +28,12 @@ int root_path(const char *root, const char *path, char *out, size_t len);
  */
 int root_resolve(const char *root, const char *path, char *out, size_t len,
 		 bool *devnull);
+
+/*
+ * opendir() of @dir under @root; its full path is left in @path.  A missing
+ * directory is NULL quietly, any other failure NULL and a warning in @w.
+ */
+DIR *root_opendir(const char *root, const char *dir, char *path, size_t len,
+		  struct warnings *w);
 
 #endif
