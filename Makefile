@@ -118,17 +118,17 @@ deb: out/deb/.kernel-stamp out/deb/.tools-stamp
 out/rpm/.kernel-stamp: $(KERNEL_INPUTS) | sources
 	scripts/build-rpm kernel $(RAFLEET_CACHE) out/rpm $(FLAVOR) $(PKG_VARIANTS)
 	@touch $@
-out/rpm/.tools-stamp: $(TOOLS_INPUTS)
+out/rpm/.tools-stamp: $(TOOLS_INPUTS) | deps
 	scripts/build-rpm tools $(RAFLEET_CACHE) out/rpm
 	@touch $@
 out/deb/.kernel-stamp: $(KERNEL_INPUTS) | sources
 	scripts/build-deb kernel $(RAFLEET_CACHE) out/deb $(FLAVOR) $(PKG_VARIANTS)
 	@touch $@
-out/deb/.tools-stamp: $(TOOLS_INPUTS)
+out/deb/.tools-stamp: $(TOOLS_INPUTS) | deps
 	scripts/build-deb tools $(RAFLEET_CACHE) out/deb
 	@touch $@
 
-repo: rpm
+repo: rpm | deps
 	scripts/make-repo out/rpm out/repo
 
 # Unit tests, then the same under AddressSanitizer and UBSan (own out dir).
