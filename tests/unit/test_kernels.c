@@ -51,6 +51,18 @@ static void check(const char *want, const char *name)
 	warn_free(&w);
 }
 
+/* The image of the newest kernel found. */
+static void image_is(const char *want, const char *name)
+{
+	struct kernels k;
+	struct warnings w = { 0 };
+
+	kernels_load(&k, root, &w);
+	is_str(k.nr ? k.k[0].image : "", want, name);
+	kernels_free(&k);
+	warn_free(&w);
+}
+
 int main(void)
 {
 	char lib[sizeof(root) + 8];
@@ -94,27 +106,10 @@ int main(void)
 	put("boot/vmlinuz-6.1.0-12-amd64", "k");
 	check("7.3.4-1.rafleet.virt /usr/lib/modules/7.3.4-1.rafleet.virt",
 	      "a Debian kernel: /boot/vmlinuz-RELEASE is its image; modules without an image are not a kernel");
-	{
-		struct kernels k;
-		struct warnings w = { 0 };
-
-		kernels_load(&k, root, &w);
-		is_str(k.nr ? k.k[0].image : "", "/boot/vmlinuz-7.3.4-1.rafleet.virt",
-		       "its image is named");
-		kernels_free(&k);
-		warn_free(&w);
-	}
+	image_is("/boot/vmlinuz-7.3.4-1.rafleet.virt", "its image is named");
 	put("usr/lib/modules/7.3.4-1.rafleet.virt/vmlinuz", "k");
-	{
-		struct kernels k;
-		struct warnings w = { 0 };
-
-		kernels_load(&k, root, &w);
-		is_str(k.nr ? k.k[0].image : "", "/usr/lib/modules/7.3.4-1.rafleet.virt/vmlinuz",
-		       "the modules directory's vmlinuz comes first");
-		kernels_free(&k);
-		warn_free(&w);
-	}
+	image_is("/usr/lib/modules/7.3.4-1.rafleet.virt/vmlinuz",
+		 "the modules directory's vmlinuz comes first");
 
 	fakefs_rm_tree(root);
 	return tap_done();
