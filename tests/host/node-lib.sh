@@ -46,6 +46,30 @@ node_unpack() {
 	tar -C "$2" --numeric-owner -xpf "$1"
 }
 
+# node_new CACHE ROOT: a fresh, configured node root (tests/host/mknode);
+# sets $vanilla and $patched, the releases of the two kernel variants.
+node_new() {
+	local here tar
+	here=$(dirname "${BASH_SOURCE[0]}")
+	tar=$("$here/mknode" "$1") || bail "cannot make the node root"
+	node_unpack "$tar" "$2" || bail "cannot unpack $tar"
+	node_configure "$2"
+	vanilla=7.3.4$("$here/../../scripts/kernel-release" virt vanilla)
+	patched=7.3.4$("$here/../../scripts/kernel-release" virt patched)
+}
+
+# node_boot PREFIX DESCRIPTION ROOT KERNEL INITRD CMDLINE EXPECTED [FEATURES]:
+# boot the node (tests/host/boot-node); its checks become tests of this
+# script under PREFIX, and the boot as a whole one more, DESCRIPTION.
+node_boot() {
+	local prefix=$1 desc=$2 log="$3.boot.tap" rc
+	shift 2
+	"$(dirname "${BASH_SOURCE[0]}")/boot-node" "$@" > "$log" 2>&1
+	rc=$?
+	retap "$prefix" < "$log"
+	ok $rc "$desc"
+}
+
 # node_configure ROOT: what makes the root a test host.  The boot loader is
 # one of the Boot Loader Specification (systemd-boot's): entries in
 # /boot/loader/entries written by kernel-install, and the default entry in

@@ -49,23 +49,35 @@ static inline int fakefs_mkdir_p(const char *path)
 	return 0;
 }
 
+/*
+ * @dir/@rel into @path, its parent directories made: where fakefs_put()
+ * and fakefs_symlink() write.
+ */
+static inline int fakefs_prepare_(const char *dir, const char *rel,
+				  char path[PATH_MAX])
+{
+	char *slash;
+	int ret;
+
+	if ((size_t)snprintf(path, PATH_MAX, "%s/%s", dir, rel) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	ret = fakefs_mkdir_p(path);
+	*slash = '/';
+	return ret;
+}
+
 /* Write @content to @dir/@rel, creating directories on the way. */
 static inline int fakefs_put(const char *dir, const char *rel,
 			     const char *content)
 {
 	char path[PATH_MAX];
-	char *slash;
 	FILE *f;
-	int ret;
+	int ret = fakefs_prepare_(dir, rel, path);
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, rel) >= sizeof(path))
-		return -ENAMETOOLONG;
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	ret = fakefs_mkdir_p(path);
 	if (ret)
 		return ret;
-	*slash = '/';
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
@@ -78,17 +90,10 @@ static inline int fakefs_symlink(const char *dir, const char *rel,
 				 const char *target)
 {
 	char path[PATH_MAX];
-	char *slash;
-	int ret;
+	int ret = fakefs_prepare_(dir, rel, path);
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, rel) >= sizeof(path))
-		return -ENAMETOOLONG;
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	ret = fakefs_mkdir_p(path);
 	if (ret)
 		return ret;
-	*slash = '/';
 	return symlink(target, path) ? -errno : 0;
 }
 
