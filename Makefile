@@ -22,7 +22,7 @@ export RAFLEET_CACHE
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wshadow -Wformat=2
-LDLIBS := -lcrypto -ljson-c -lm -pthread
+LDLIBS := -lcrypto -ljson-c -lsystemd -lm -pthread
 OUT := out
 
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "atomicfile.h"
 #include "testfile.h"
 
 #include <errno.h>
@@ -132,21 +133,6 @@ static int write_all(int fd, off_t size, uint64_t seed)
 		b += n;
 	}
 	free(buf);
-	return err;
-}
-
-static int fsync_dir_of(const char *path)
-{
-	char copy[PATH_MAX];
-	int fd, err = 0;
-
-	snprintf(copy, sizeof(copy), "%s", path);
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		err = -errno;
-	close(fd);
 	return err;
 }
 
