@@ -7,13 +7,13 @@
 #include <sys/utsname.h>
 
 #include "bench_args.h"
+#include "benchfile.h"
 #include "commands.h"
 #include "json.h"
 #include "measure.h"
 #include "report.h"
 #include "scenario.h"
 #include "sysctl.h"
-#include "testfile.h"
 
 static void bench_usage(FILE *f)
 {
@@ -66,41 +66,6 @@ static void list_scenarios(bool json)
 	json_arr_end(&w);
 	json_obj_end(&w);
 	json_end(&w);
-}
-
-/* The file a scenario reads, made or checked as --size says. */
-static int prepare_file(const struct bench_args *a, enum scenario_file kind,
-			char *path, size_t len)
-{
-	const char *base = a->file ? a->file : BENCH_DEFAULT_FILE;
-	off_t size = a->size ? a->size : (a->file ? 0 : BENCH_DEFAULT_SIZE);
-	uint64_t seed = kind == FILE_EXEC ? TESTFILE_RET : TESTFILE_SEED;
-	int made, err;
-
-	if ((size_t)snprintf(path, len, "%s%s", base,
-			     kind == FILE_EXEC ? ".exec" : "") >= len)
-		return -ENAMETOOLONG;
-	if (!size && kind == FILE_DATA)
-		return 0;	/* --file without --size: as it is */
-	if (!size) {
-		struct measure_file mf;
-
-		err = measure_file_open(&mf, base);
-		if (err)
-			return err;
-		size = mf.size - mf.size % TESTFILE_BLOCK;
-	}
-	err = testfile_ensure(path, size, seed, &made);
-	if (err == -EEXIST)
-		fprintf(stderr, "rafleet bench: %s exists and is not a rafleet test file of %lld bytes; remove it or name another\n",
-			path, (long long)size);
-	else if (err)
-		fprintf(stderr, "rafleet bench: cannot make %s: %s\n", path,
-			strerror(-err));
-	else if (made)
-		fprintf(stderr, "rafleet bench: made %s (%lld bytes)\n", path,
-			(long long)size);
-	return err;
 }
 
 static int set_sysctls(const struct bench_args *a)
@@ -162,7 +127,7 @@ static int run_scenario(const struct bench_args *a, const struct scenario *s,
 
 	if (!runs)
 		return -ENOMEM;
-	err = prepare_file(a, s->file, path, sizeof(path));
+	err = benchfile_prepare("bench", a->file, a->size, s->file, path, sizeof(path));
 	if (!err)
 		err = measure_file_open(&mf, path);
 	if (err) {
