@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "feature.h"
+#include "parsenum.h"
 #include "sysctl.h"
 #include "testfile.h"
 
@@ -21,17 +22,6 @@ static int bad(struct bench_args *a, const char *fmt, ...)
 	vsnprintf(a->error, sizeof(a->error), fmt, ap);
 	va_end(ap);
 	return -EINVAL;
-}
-
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return errno || *end || *out > max ? -EINVAL : 0;
 }
 
 /* NAME=VALUE; a vm.readahead_* feature takes only 0 or 1. */

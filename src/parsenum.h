@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Numbers of command lines, checked whole: no sign, no junk, in range. */
+#ifndef RAFLEET_PARSENUM_H
+#define RAFLEET_PARSENUM_H
+
+#include <stdint.h>
+
+/* A decimal integer 0..@max.  0 or -EINVAL. */
+int parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/*
+ * A percentage such as "3", "2.5" or "10%", @min..@max, as a fraction
+ * (3 gives 0.03).  0 or -EINVAL.
+ */
+int parse_percent(const char *s, double min, double max, double *out);
+
+#endif
