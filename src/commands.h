@@ -9,9 +9,17 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAILED = 1,	/* the command ran and found a failure */
 	EXIT_USAGE = 2,		/* bad arguments or input: nothing was done */
+	EXIT_OUT_OF_BAND = 3,	/* rafleet guard: a window left its band */
 };
 
 int cmd_bench(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_canary(int argc, char **argv);
+int cmd_guard(int argc, char **argv);
+int cmd_promote(int argc, char **argv);
+int cmd_rollback(int argc, char **argv);
+int cmd_smoke(int argc, char **argv);
+int cmd_stage(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 
 #endif

@@ -11,6 +11,13 @@ static const struct {
 	const char *what;
 } commands[] = {
 	{ "bench", cmd_bench, "run the seeds' workloads and measure them" },
+	{ "calibrate", cmd_calibrate, "measure this machine's noise: each workload's allowed loss" },
+	{ "canary", cmd_canary, "judge a feature by a paired A/B in this boot, and act" },
+	{ "guard", cmd_guard, "watch the live host's counters against its baseline" },
+	{ "promote", cmd_promote, "make the trial kernel that passed its smoke run the default" },
+	{ "rollback", cmd_rollback, "turn a feature off for good, or go back to the previous kernel" },
+	{ "smoke", cmd_smoke, "on a trial boot: smoke workloads, kernel log, baseline; roll back on failure" },
+	{ "stage", cmd_stage, "baseline this kernel, then kexec into a trial of another" },
 	{ "status", cmd_status, "the kernel, sysctls, kernels and boot entries of this host" },
 };
 
