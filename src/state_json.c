@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/* state.json: read with json-c, written with the json.h writer, atomically. */
+#include "state.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "atomicfile.h"
+#include "json.h"
+
+/* Reading: each helper fails with -EBADMSG and says why in @why. */
+struct reader {
+	char *why;
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int bad(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rd->why, rd->len, fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+/* @obj.@key into *@dst: a string, or NULL for null or missing. */
+static int get_str(struct reader *rd, struct json_object *obj, const char *where,
+		   const char *key, char **dst)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !v)
+		return state_set(dst, NULL);
+	if (!json_object_is_type(v, json_type_string))
+		return bad(rd, "%s.%s is not a string", where, key);
+	return state_set(dst, json_object_get_string(v));
+}
+
+/* @obj.@key, which must be a string. */
+static int need_str(struct reader *rd, struct json_object *obj, const char *where,
+		    const char *key, char **dst)
+{
+	int err = get_str(rd, obj, where, key, dst);
+
+	if (!err && !*dst)
+		return bad(rd, "%s.%s is missing", where, key);
+	return err;
+}
+
+/* @obj.@key: an object, NULL for null or missing; -EBADMSG for others. */
+static int get_obj(struct reader *rd, struct json_object *obj, const char *key,
+		   json_type type, struct json_object **out)
+{
+	*out = NULL;
+	if (!json_object_object_get_ex(obj, key, out) || !*out)
+		return 0;
+	if (!json_object_is_type(*out, type))
+		return bad(rd, "%s is not %s", key,
+			   type == json_type_array ? "an array" : "an object");
+	return 0;
+}
+
+static int read_kernel(struct reader *rd, struct json_object *doc, const char *key,
+		       struct state_kernel *k)
+{
+	struct json_object *o;
+	int err = get_obj(rd, doc, key, json_type_object, &o);
+
+	if (err || !o)
+		return err;
+	err = need_str(rd, o, key, "release", &k->release);
+	if (!err)
+		err = get_str(rd, o, key, "image", &k->image);
+	if (!err)
+		err = get_str(rd, o, key, "initrd", &k->initrd);
+	if (!err)
+		err = get_str(rd, o, key, "cmdline", &k->cmdline);
+	if (!err)
+		err = get_str(rd, o, key, "token", &k->token);
+	if (!err)
+		err = get_str(rd, o, key, "staged_boot_id", &k->staged_boot_id);
+	if (!err)
+		err = get_str(rd, o, key, "trial_boot_id", &k->trial_boot_id);
+	return err;
+}
+
+static int read_decisions(struct reader *rd, struct json_object *doc, struct state *s)
+{
+	struct json_object *arr, *o, *v;
+	int err = get_obj(rd, doc, "decisions", json_type_array, &arr);
+	size_t n = arr ? json_object_array_length(arr) : 0;
+
+	if (err || !n)
+		return err;
+	s->decisions = calloc(n, sizeof(*s->decisions));
+	if (!s->decisions)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct state_decision *d = &s->decisions[s->nr_decisions++];
+
+		o = json_object_array_get_idx(arr, i);
+		if (!o || !json_object_is_type(o, json_type_object))
+			return bad(rd, "decisions[%zu] is not an object", i);
+		if (!json_object_object_get_ex(o, "value", &v) ||
+		    !json_object_is_type(v, json_type_int) ||
+		    (json_object_get_int(v) != 0 && json_object_get_int(v) != 1))
+			return bad(rd, "decisions[%zu].value is not 0 or 1", i);
+		d->value = json_object_get_int(v);
+		err = need_str(rd, o, "decisions[]", "feature", &d->feature);
+		if (!err)
+			err = need_str(rd, o, "decisions[]", "reason", &d->reason);
+		if (!err)
+			err = need_str(rd, o, "decisions[]", "time", &d->time);
+		if (!err)
+			err = get_str(rd, o, "decisions[]", "evidence", &d->evidence);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int read_history(struct reader *rd, struct json_object *doc, struct state *s)
+{
+	struct json_object *arr, *o;
+	int err = get_obj(rd, doc, "history", json_type_array, &arr);
+	size_t n = arr ? json_object_array_length(arr) : 0;
+
+	if (err || !n)
+		return err;
+	s->history = calloc(n, sizeof(*s->history));
+	if (!s->history)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct state_event *e = &s->history[s->nr_history++];
+
+		o = json_object_array_get_idx(arr, i);
+		if (!o || !json_object_is_type(o, json_type_object))
+			return bad(rd, "history[%zu] is not an object", i);
+		err = need_str(rd, o, "history[]", "time", &e->time);
+		if (!err)
+			err = need_str(rd, o, "history[]", "action", &e->action);
+		if (!err)
+			err = get_str(rd, o, "history[]", "detail", &e->detail);
+		if (!err)
+			err = get_str(rd, o, "history[]", "kernel", &e->kernel);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int read_pending(struct reader *rd, struct json_object *doc, struct state *s)
+{
+	struct state_pending *p = &s->pending;
+	struct json_object *o, *arr, *v;
+	int err = get_obj(rd, doc, "pending", json_type_object, &o);
+	size_t n;
+
+	if (err || !o)
+		return err;
+	err = need_str(rd, o, "pending", "action", &p->action);
+	if (!err)
+		err = need_str(rd, o, "pending", "step", &p->step);
+	if (!err)
+		err = get_obj(rd, o, "args", json_type_array, &arr);
+	if (err)
+		return err;
+	n = arr ? json_object_array_length(arr) : 0;
+	p->args = calloc(n ? n : 1, sizeof(*p->args));
+	if (!p->args)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		v = json_object_array_get_idx(arr, i);
+		if (!v || !json_object_is_type(v, json_type_string))
+			return bad(rd, "pending.args[%zu] is not a string", i);
+		if (state_set(&p->args[p->nr_args++], json_object_get_string(v)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int read_smoke(struct reader *rd, struct json_object *doc, struct state *s)
+{
+	struct json_object *o;
+	int err = get_obj(rd, doc, "smoke", json_type_object, &o);
+
+	if (err || !o)
+		return err;
+	err = need_str(rd, o, "smoke", "verdict", &s->smoke.verdict);
+	if (!err)
+		err = get_str(rd, o, "smoke", "time", &s->smoke.time);
+	if (!err)
+		err = get_str(rd, o, "smoke", "detail", &s->smoke.detail);
+	return err;
+}
+
+static int read_doc(struct reader *rd, struct json_object *doc, struct state *s)
+{
+	char *schema = NULL, *phase = NULL;
+	int err, p;
+
+	if (!json_object_is_type(doc, json_type_object))
+		return bad(rd, "not a JSON object");
+	err = need_str(rd, doc, "state", "schema", &schema);
+	if (!err && strcmp(schema, STATE_SCHEMA))
+		err = bad(rd, "schema is '%s', not '%s'", schema, STATE_SCHEMA);
+	if (!err)
+		err = need_str(rd, doc, "state", "phase", &phase);
+	if (!err) {
+		p = state_phase_parse(phase);
+		if (p < 0)
+			err = bad(rd, "phase '%s' is none of idle, staged, trial, promoted, rolled-back",
+				  phase);
+		else
+			s->phase = p;
+	}
+	free(schema);
+	free(phase);
+	if (!err)
+		err = read_kernel(rd, doc, "previous_kernel", &s->previous);
+	if (!err)
+		err = read_kernel(rd, doc, "trial_kernel", &s->trial);
+	if (!err)
+		err = get_str(rd, doc, "state", "baseline", &s->baseline);
+	if (!err)
+		err = read_smoke(rd, doc, s);
+	if (!err)
+		err = read_decisions(rd, doc, s);
+	if (!err)
+		err = read_pending(rd, doc, s);
+	if (!err)
+		err = read_history(rd, doc, s);
+	return err;
+}
+
+/* All of @path, NUL-terminated; -EFBIG past STATE_MAX_BYTES. */
+static int slurp(const char *path, char **out)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n;
+	int err = 0;
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	buf = malloc(STATE_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	n = fread(buf, 1, STATE_MAX_BYTES + 1, f);
+	if (ferror(f))
+		err = -EIO;
+	else if (n > STATE_MAX_BYTES)
+		err = -EFBIG;
+	fclose(f);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int state_load(struct state *s, const char *path, char *why, size_t len)
+{
+	struct reader rd = { why, len };
+	enum json_tokener_error jerr;
+	struct json_object *doc;
+	char *text;
+	int err;
+
+	state_init(s);
+	snprintf(why, len, "%s", "");
+	err = slurp(path, &text);
+	if (err == -ENOENT)
+		return 0;
+	if (err == -EFBIG)
+		return bad(&rd, "larger than %d bytes", STATE_MAX_BYTES);
+	if (err)
+		return err;
+	if (strlen(text) == 0) {
+		free(text);
+		return bad(&rd, "empty");
+	}
+	doc = json_tokener_parse_verbose(text, &jerr);
+	free(text);
+	if (!doc)
+		return bad(&rd, "not JSON: %s", json_tokener_error_desc(jerr));
+	err = read_doc(&rd, doc, s);
+	json_object_put(doc);
+	if (err)
+		state_free(s);
+	return err;
+}
+
+static void kernel_json(struct json_writer *w, const char *key,
+			const struct state_kernel *k, bool trial)
+{
+	if (!k->release) {
+		json_null(w, key);
+		return;
+	}
+	json_obj_begin(w, key);
+	json_str(w, "release", k->release);
+	json_str(w, "image", k->image);
+	json_str(w, "initrd", k->initrd);
+	json_str(w, "cmdline", k->cmdline);
+	if (trial) {
+		json_str(w, "token", k->token);
+		json_str(w, "staged_boot_id", k->staged_boot_id);
+		json_str(w, "trial_boot_id", k->trial_boot_id);
+	}
+	json_obj_end(w);
+}
+
+static void pending_json(struct json_writer *w, const struct state_pending *p)
+{
+	if (!p->action) {
+		json_null(w, "pending");
+		return;
+	}
+	json_obj_begin(w, "pending");
+	json_str(w, "action", p->action);
+	json_str(w, "step", p->step);
+	json_arr_begin(w, "args");
+	for (size_t i = 0; i < p->nr_args; i++)
+		json_str(w, NULL, p->args[i]);
+	json_arr_end(w);
+	json_obj_end(w);
+}
+
+void state_json(struct json_writer *w, const char *key, const struct state *s,
+		size_t max_history)
+{
+	size_t first = s->nr_history > max_history ? s->nr_history - max_history : 0;
+
+	json_obj_begin(w, key);
+	json_str(w, "schema", STATE_SCHEMA);
+	json_str(w, "phase", state_phase_name(s->phase));
+	kernel_json(w, "previous_kernel", &s->previous, false);
+	kernel_json(w, "trial_kernel", &s->trial, true);
+	json_str(w, "baseline", s->baseline);
+	if (s->smoke.verdict) {
+		json_obj_begin(w, "smoke");
+		json_str(w, "verdict", s->smoke.verdict);
+		json_str(w, "time", s->smoke.time);
+		json_str(w, "detail", s->smoke.detail);
+		json_obj_end(w);
+	} else {
+		json_null(w, "smoke");
+	}
+	json_arr_begin(w, "decisions");
+	for (size_t i = 0; i < s->nr_decisions; i++) {
+		const struct state_decision *d = &s->decisions[i];
+
+		json_obj_begin(w, NULL);
+		json_str(w, "feature", d->feature);
+		json_i64(w, "value", d->value);
+		json_str(w, "reason", d->reason);
+		json_str(w, "time", d->time);
+		json_str(w, "evidence", d->evidence);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	pending_json(w, &s->pending);
+	json_arr_begin(w, "history");
+	for (size_t i = first; i < s->nr_history; i++) {
+		const struct state_event *e = &s->history[i];
+
+		json_obj_begin(w, NULL);
+		json_str(w, "time", e->time);
+		json_str(w, "action", e->action);
+		json_str(w, "detail", e->detail);
+		json_str(w, "kernel", e->kernel);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_obj_end(w);
+}
+
+int state_write_json(FILE *f, const struct state *s)
+{
+	struct json_writer w;
+
+	json_init(&w, f, true);
+	state_json(&w, NULL, s, STATE_HISTORY_MAX);
+	json_end(&w);
+	return json_error(&w) || ferror(f) ? -EIO : 0;
+}
+
+int state_save(const struct state *s, const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
+
+	if (!f)
+		return -errno;
+	err = state_write_json(f, s);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (!err)
+		err = atomic_write_file(path, buf, len, 0644);
+	free(buf);
+	return err;
+}
