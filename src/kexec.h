@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Switching kernels with kexec-tools: load a kernel (kexec -l), unload it
+ * (kexec -u), and start it: `systemctl kexec` where systemd is PID 1
+ * (/run/systemd/system exists), else `kexec -e`.  Or reboot through the
+ * firmware: `systemctl reboot`, else reboot(RB_AUTOBOOT).
+ *
+ * $RAFLEET_KEXEC and $RAFLEET_SYSTEMCTL stand for /sbin/kexec and
+ * systemctl (tests give scripts that record their arguments).  Under a
+ * $RAFLEET_ROOT other than /, the real programs are never run: that is a
+ * test, and this machine is not the one to restart.
+ */
+#ifndef RAFLEET_KEXEC_H
+#define RAFLEET_KEXEC_H
+
+#include <stddef.h>
+
+#define KEXEC_DEFAULT "/sbin/kexec"
+#define SYSTEMCTL_DEFAULT "systemctl"
+
+/*
+ * kexec -l IMAGE [--initrd=INITRD] --append=CMDLINE, the files as the host
+ * sees them (looked up under $RAFLEET_ROOT).  0, or -EIO / -EPERM with
+ * @why saying what went wrong.
+ */
+int kexec_load(const char *image, const char *initrd, const char *cmdline,
+	       char *why, size_t len);
+
+/* kexec -u: forget a loaded kernel.  0 or -EIO (with @why). */
+int kexec_unload(char *why, size_t len);
+
+/*
+ * Start the loaded kernel; @how is set to "systemctl kexec" or "kexec -e".
+ * Returns only if that failed (or, for systemctl, once the job is queued).
+ */
+int kexec_exec(const char **how, char *why, size_t len);
+
+/* Reboot through the firmware into the default boot entry. */
+int host_reboot(const char **how, char *why, size_t len);
+
+#endif

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "runcmd.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_MS 20
+
+static void child(char *const argv[], int out_fd)
+{
+	setpgid(0, 0);		/* its own group: killed whole on timeout */
+	if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
+		_exit(127);
+	execvp(argv[0], argv);
+	fprintf(stderr, "rafleet: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int decode(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return RUNCMD_SIGNALED + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int run_command(char *const argv[], int out_fd, unsigned int timeout_s)
+{
+	struct timespec step = { 0, POLL_MS * 1000000L };
+	unsigned long waited_ms = 0;
+	int status;
+	pid_t pid, w;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		child(argv, out_fd);
+	setpgid(pid, pid);	/* as the child does: no race either way */
+	for (;;) {
+		w = waitpid(pid, &status, timeout_s ? WNOHANG : 0);
+		if (w == pid)
+			return decode(status);
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (!timeout_s || w < 0)
+			continue;
+		if (waited_ms >= timeout_s * 1000UL) {
+			kill(-pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return RUNCMD_TIMED_OUT;
+		}
+		nanosleep(&step, NULL);
+		waited_ms += POLL_MS;
+	}
+}
+
+const char *run_command_result(int rc, char *buf, size_t len)
+{
+	if (rc == RUNCMD_TIMED_OUT)
+		snprintf(buf, len, "timed out");
+	else if (rc >= RUNCMD_SIGNALED)
+		snprintf(buf, len, "killed by signal %d", rc - RUNCMD_SIGNALED);
+	else if (rc < 0)
+		snprintf(buf, len, "cannot start: %s", strerror(-rc));
+	else
+		snprintf(buf, len, "exit %d", rc);
+	return buf;
+}
