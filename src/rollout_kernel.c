@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The kernel rollout: stage, the trial boot, promote, rollback --kernel. */
+#include "rollout.h"
+#include "rollout_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "atomicfile.h"
+#include "bootdefault.h"
+#include "failpoint.h"
+#include "kernelfind.h"
+#include "kexec.h"
+#include "rootdir.h"
+#include "smoke.h"
+#include "statedir.h"
+
+#define BASELINE_TIMEOUT_S 1800
+
+/* ---- what the boot says ---- */
+
+static bool boot_changed(const char *then, const char *now)
+{
+	return then && *then && *now && strcmp(then, now);
+}
+
+/* No trial any more: back to idle, the trial's record gone. */
+static int trial_over(struct rollout *r, const char *action, const char *detail)
+{
+	struct journal_fields jf = { .kernel = r->st.trial.release, .verdict = "ended" };
+	int err;
+
+	r->st.phase = PHASE_IDLE;
+	state_kernel_clear(&r->st.trial);
+	state_smoke_clear(&r->st);
+	err = state_history_add(&r->st, action, detail, r->now.release);
+	if (!err)
+		err = rollout_save(r);
+	if (!err)
+		journal_log(LOG_WARNING, action, &jf, "%s", detail);
+	fprintf(stderr, "rafleet: %s\n", detail);
+	return err;
+}
+
+int rollout_observe_boot(struct rollout *r)
+{
+	struct state *s = &r->st;
+	struct state_kernel *t = &s->trial;
+	struct journal_fields jf = { .kernel = t->release, .verdict = "started" };
+	char detail[512];
+	int err;
+
+	if (s->phase == PHASE_STAGED && running_is_trial(&r->now, t->release, t->token)) {
+		s->phase = PHASE_TRIAL;
+		err = state_set(&t->trial_boot_id, r->now.boot_id);
+		snprintf(detail, sizeof(detail), "trial boot of %s started (staged -> trial)",
+			 t->release);
+		err = err ? err : state_history_add(s, "trial", detail, r->now.release);
+		if (!err)
+			err = rollout_save(r);
+		if (!err)
+			journal_log(LOG_NOTICE, "trial", &jf, "%s", detail);
+		return err;
+	}
+	if (s->phase == PHASE_STAGED && boot_changed(t->staged_boot_id, r->now.boot_id)) {
+		snprintf(detail, sizeof(detail), "trial boot of %s did not happen: this boot runs %s (staged -> idle)",
+			 t->release, r->now.release);
+		return trial_over(r, "trial-missed", detail);
+	}
+	if (s->phase == PHASE_TRIAL && !running_is_trial(&r->now, t->release, t->token)) {
+		snprintf(detail, sizeof(detail), "trial boot of %s ended: this boot runs %s (trial -> idle)",
+			 t->release, r->now.release);
+		return trial_over(r, "trial-ended", detail);
+	}
+	return 0;
+}
+
+/* ---- stage ---- */
+
+static int make_token(char *out, size_t len)
+{
+	unsigned char raw[8];
+
+	if (getrandom(raw, sizeof(raw), 0) != sizeof(raw))
+		return -errno;
+	for (size_t i = 0; i < sizeof(raw) && 2 * i + 2 < len; i++)
+		snprintf(out + 2 * i, len - 2 * i, "%02x", raw[i]);
+	return 0;
+}
+
+static bool baseline_valid(const char *path)
+{
+	struct smoke_run run;
+	char why[128], *text = NULL;
+	FILE *f = fopen(path, "re");
+	size_t cap = 0;
+	bool ok = false;
+
+	if (!f)
+		return false;
+	if (getdelim(&text, &cap, '\0', f) > 0)
+		ok = !smoke_parse(text, &run, why, sizeof(why)) && run.nr > 0;
+	free(text);
+	fclose(f);
+	return ok;
+}
+
+static int record_baseline(struct rollout *r, char *why, size_t len)
+{
+	struct smoke_config c;
+	struct smoke_run run;
+	char *json = NULL;
+	int err;
+
+	if (baseline_valid(r->st.baseline))
+		return 0;	/* a run before this one made it */
+	err = smoke_config_load(&c, why, len);
+	if (!err) {
+		fprintf(stderr, "rafleet stage: measuring the baseline on %s: %s\n",
+			r->now.release, c.scenarios);
+		err = smoke_bench(&c, false, BASELINE_TIMEOUT_S, &json, why, len);
+	}
+	if (!err)
+		err = smoke_parse(json, &run, why, len);
+	if (!err)
+		err = atomic_write_file(r->st.baseline, json, strlen(json), 0644);
+	if (err && !*why)
+		snprintf(why, len, "%s: %s", r->st.baseline, strerror(-err));
+	free(json);
+	return err;
+}
+
+/* A stage that cannot go on: the trial forgotten, the failure recorded. */
+static int stage_fail(struct rollout *r, const char *why, int err)
+{
+	state_kernel_clear(&r->st.trial);
+	return rollout_fail(r, "stage", why, err);
+}
+
+static int stage_steps(struct rollout *r, bool baseline, bool exec)
+{
+	struct state_kernel *t = &r->st.trial;
+	struct journal_fields jf = { .kernel = t->release, .verdict = "staged" };
+	char why[512] = "", detail[1024];
+	const char *how;
+	int err;
+
+	if (baseline) {
+		err = rollout_step(r, "baseline");
+		if (err)
+			return err;
+		err = record_baseline(r, why, sizeof(why));
+		if (err)
+			return stage_fail(r, why, err);
+		failpoint("stage.after-baseline");
+	}
+
+	err = rollout_step(r, "kexec-load");
+	if (err)
+		return err;
+	err = kexec_load(t->image, t->initrd, t->cmdline, why, sizeof(why));
+	if (err)
+		return stage_fail(r, why, err);
+	failpoint("stage.after-kexec-load");
+
+	r->st.phase = PHASE_STAGED;
+	err = state_set(&t->staged_boot_id, r->now.boot_id);
+	if (err)
+		return err;
+	snprintf(detail, sizeof(detail), "trial kernel %s loaded for kexec (rafleet.trial=%s); previous kernel %s",
+		 t->release, t->token, r->st.previous.release);
+	err = rollout_finish(r, LOG_NOTICE, "stage", &jf, detail);
+	if (err || !exec)
+		return err;
+	failpoint("stage.after-mark");
+
+	err = kexec_exec(&how, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "rafleet stage: %s: %s; the trial kernel stays loaded\n", how, why);
+		snprintf(detail, sizeof(detail), "%s failed: %s", how, why);
+		rollout_record(r, "stage", detail);
+	}
+	return err;
+}
+
+static int set_kernel(struct state_kernel *k, const struct kernel_files *f,
+		      const char *cmdline)
+{
+	state_kernel_clear(k);
+	if (state_set(&k->release, f->release) ||
+	    state_set(&k->image, f->image[0] ? f->image : NULL) ||
+	    state_set(&k->initrd, f->initrd[0] ? f->initrd : NULL) ||
+	    state_set(&k->cmdline, cmdline))
+		return -ENOMEM;
+	return 0;
+}
+
+int rollout_stage(struct rollout *r, const struct stage_opts *o)
+{
+	struct state *s = &r->st;
+	struct kernel_files trial, prev;
+	char why[512], base[4096], cmdline[4200], token[24], path[PATH_MAX];
+	const char *args[2];
+	int err;
+
+	if (s->phase == PHASE_STAGED || s->phase == PHASE_TRIAL) {
+		fprintf(stderr, "rafleet stage: a trial of %s is already %s; 'rafleet promote' or 'rafleet rollback --kernel' first\n",
+			s->trial.release, s->phase == PHASE_STAGED ? "staged" : "running");
+		return -EALREADY;
+	}
+	err = kernel_find(rootdir_get(), o->kernel, &trial, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "rafleet stage: %s\n", why);
+		return err;
+	}
+	if (!strcmp(trial.release, r->now.release)) {
+		fprintf(stderr, "rafleet stage: %s is the running kernel\n", trial.release);
+		return -EINVAL;
+	}
+	if (kernel_find(rootdir_get(), r->now.release, &prev, why, sizeof(why))) {
+		fprintf(stderr, "rafleet stage: the running kernel's files: %s; a kernel rollback will reboot instead of kexec\n",
+			why);
+		snprintf(prev.release, sizeof(prev.release), "%s", r->now.release);
+		prev.image[0] = prev.initrd[0] = '\0';
+	}
+	err = running_kexec_cmdline(r->now.cmdline, base, sizeof(base));
+	if (!err)
+		err = make_token(token, sizeof(token));
+	if (err) {
+		fprintf(stderr, "rafleet stage: the command line: %s\n", strerror(-err));
+		return err;
+	}
+	snprintf(cmdline, sizeof(cmdline), "%s%s%s=%s", base, *base ? " " : "",
+		 TRIAL_PARAM, token);
+	err = set_kernel(&s->previous, &prev, base);
+	if (!err)
+		err = set_kernel(&s->trial, &trial, cmdline);
+	if (!err)
+		err = state_set(&s->trial.token, token);
+	if (!err && o->baseline) {
+		snprintf(why, sizeof(why), "baseline-%s.json", r->now.release);
+		err = statedir_path(why, path, sizeof(path));
+		if (!err)
+			err = state_set(&s->baseline, path);
+	}
+	if (err)
+		return err;
+	state_smoke_clear(s);
+	args[0] = trial.release;
+	args[1] = o->baseline ? "baseline" : "no-baseline";
+	err = rollout_begin(r, "stage", args, 2);
+	if (err)
+		return err;
+	failpoint("stage.after-intent");
+	return stage_steps(r, o->baseline, o->exec);
+}
+
+int rollout_resume_stage(struct rollout *r)
+{
+	struct state *s = &r->st;
+	char why[512];
+
+	if (!s->trial.release || !s->previous.release ||
+	    strcmp(s->previous.release, r->now.release)) {
+		snprintf(why, sizeof(why), "abandoned: this boot runs %s, not the kernel it was staged from (%s)",
+			 r->now.release, s->previous.release ? s->previous.release : "?");
+		return stage_fail(r, why, 0);
+	}
+	return stage_steps(r, s->pending.nr_args > 1 &&
+			   !strcmp(s->pending.args[1], "baseline"), false);
+}
+
+/* ---- promote ---- */
+
+static int promote_steps(struct rollout *r)
+{
+	struct state_kernel *t = &r->st.trial;
+	struct journal_fields jf = { .kernel = t->release, .verdict = "promoted" };
+	char why[512] = "", how[PATH_MAX + 32], detail[PATH_MAX + 256];
+	int err;
+
+	err = rollout_step(r, "default-entry");
+	if (err)
+		return err;
+	err = boot_default_set(t->release, t->image, how, sizeof(how), why, sizeof(why));
+	if (err)
+		return rollout_fail(r, "promote", why, err);
+	failpoint("promote.after-default-entry");
+
+	r->st.phase = PHASE_PROMOTED;
+	snprintf(detail, sizeof(detail), "%s is the default boot entry now (%s)",
+		 t->release, how);
+	return rollout_finish(r, LOG_NOTICE, "promote", &jf, detail);
+}
+
+int rollout_promote(struct rollout *r)
+{
+	struct state *s = &r->st;
+	const char *args[1];
+	int err;
+
+	if (s->phase != PHASE_TRIAL) {
+		fprintf(stderr, "rafleet promote: nothing to promote: the phase is %s (promote runs on the trial boot, after 'rafleet smoke' passed)\n",
+			state_phase_name(s->phase));
+		return -EINVAL;
+	}
+	if (!s->smoke.verdict || strcmp(s->smoke.verdict, "pass")) {
+		fprintf(stderr, "rafleet promote: the smoke run of %s has %s; run 'rafleet smoke' first\n",
+			s->trial.release, s->smoke.verdict ? "failed" : "not been done");
+		return -EINVAL;
+	}
+	args[0] = s->trial.release;
+	err = rollout_begin(r, "promote", args, 1);
+	if (err)
+		return err;
+	failpoint("promote.after-intent");
+	return promote_steps(r);
+}
+
+int rollout_resume_promote(struct rollout *r)
+{
+	if (r->st.phase != PHASE_TRIAL)
+		return rollout_fail(r, "promote", "abandoned: not on the trial boot any more", 0);
+	return promote_steps(r);
+}
+
+/* ---- rollback --kernel ---- */
+
+/* A staged trial that never ran: unload it. */
+static int unload_steps(struct rollout *r, const char *reason)
+{
+	struct journal_fields jf = { .kernel = r->st.trial.release, .reason = reason,
+				     .verdict = "unloaded" };
+	char why[512] = "", detail[1024];
+	int err;
+
+	err = rollout_step(r, "kexec-unload");
+	if (err)
+		return err;
+	err = kexec_unload(why, sizeof(why));
+	if (err)
+		return rollout_fail(r, "kernel-rollback", why, err);
+	failpoint("kernel-rollback.after-kexec-unload");
+	r->st.phase = PHASE_ROLLED_BACK;
+	snprintf(detail, sizeof(detail), "staged trial of %s unloaded before it ran: %s",
+		 r->st.trial.release, reason);
+	return rollout_finish(r, LOG_WARNING, "kernel-rollback", &jf, detail);
+}
+
+int rollout_kernel_back_steps(struct rollout *r, const char *reason, bool exec)
+{
+	struct state_kernel *p = &r->st.previous;
+	struct journal_fields jf = { .kernel = r->st.trial.release, .reason = reason,
+				     .verdict = "rolled-back" };
+	char why[512] = "", detail[1536];
+	const char *how;
+	bool by_kexec = false;
+	int err;
+
+	err = rollout_step(r, "kexec-load");
+	if (err)
+		return err;
+	if (p->image) {
+		err = kexec_load(p->image, p->initrd, p->cmdline, why, sizeof(why));
+		by_kexec = !err;
+		if (err)
+			fprintf(stderr, "rafleet rollback: %s; rebooting into the default entry instead\n",
+				why);
+	}
+	failpoint("kernel-rollback.after-kexec-load");
+
+	r->st.phase = PHASE_ROLLED_BACK;
+	snprintf(detail, sizeof(detail), "rolling back from %s to %s by %s: %s",
+		 r->st.trial.release, p->release ? p->release : "the default entry",
+		 by_kexec ? "kexec" : "reboot (the default entry)", reason);
+	err = rollout_finish(r, LOG_WARNING, "kernel-rollback", &jf, detail);
+	if (err || !exec)
+		return err;
+	failpoint("kernel-rollback.after-mark");
+
+	err = by_kexec ? kexec_exec(&how, why, sizeof(why)) :
+			 host_reboot(&how, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "rafleet rollback: %s: %s\n", how, why);
+		snprintf(detail, sizeof(detail), "%s failed: %s", how, why);
+		rollout_record(r, "kernel-rollback", detail);
+	}
+	return err;
+}
+
+int rollout_kernel_back(struct rollout *r, const char *reason, bool exec)
+{
+	struct state *s = &r->st;
+	const char *args[] = { reason };
+	int err;
+
+	if (s->phase != PHASE_TRIAL && s->phase != PHASE_STAGED) {
+		fprintf(stderr, "rafleet rollback: no trial kernel to roll back from: the phase is %s%s\n",
+			state_phase_name(s->phase), s->phase == PHASE_PROMOTED ?
+			" (a promoted kernel is the default entry: make the previous one the default and reboot)" : "");
+		return -EINVAL;
+	}
+	err = rollout_begin(r, "kernel-rollback", args, 1);
+	if (err)
+		return err;
+	failpoint("kernel-rollback.after-intent");
+	if (s->phase == PHASE_STAGED)
+		return unload_steps(r, reason);
+	return rollout_kernel_back_steps(r, reason, exec);
+}
+
+int rollout_resume_kernel_back(struct rollout *r)
+{
+	const char *reason = r->st.pending.nr_args ? r->st.pending.args[0] : "?";
+	char copy[512];
+
+	snprintf(copy, sizeof(copy), "%s", reason);	/* pending goes away */
+	if (r->st.phase == PHASE_STAGED)
+		return unload_steps(r, copy);
+	if (r->st.phase == PHASE_TRIAL)
+		return rollout_kernel_back_steps(r, copy, false);
+	return rollout_fail(r, "kernel-rollback", "abandoned: no trial any more", 0);
+}
