@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
+
+#include "rollout.h"
 
 static void read_live(struct status *st)
 {
@@ -44,9 +45,24 @@ static void boot_values(struct status *st)
 	}
 }
 
+static void read_rollout(struct status *st)
+{
+	struct rollout_status *r = &st->rollout;
+
+	state_init(&r->st);
+	r->err = rollout_state_path(r->path, sizeof(r->path));
+	if (!r->err)
+		r->err = state_load(&r->st, r->path, r->why, sizeof(r->why));
+	if (r->err && !r->why[0])
+		snprintf(r->why, sizeof(r->why), "%s", strerror(-r->err));
+	if (r->err)
+		warn_add(&st->warn, "%s: %s: the rollout state cannot be used", r->path, r->why);
+	else
+		r->has_next = rollout_next(&r->st, &r->now, r->next, sizeof(r->next));
+}
+
 int status_collect(struct status *st, const char *root)
 {
-	struct utsname u;
 	DIR *d;
 	int err;
 
@@ -56,10 +72,9 @@ int status_collect(struct status *st, const char *root)
 	if (!d)
 		return -errno;
 	closedir(d);
-	if (uname(&u))
-		snprintf(st->release, sizeof(st->release), "unknown");
-	else
-		snprintf(st->release, sizeof(st->release), "%s", u.release);
+	running_read(&st->rollout.now);	/* uname -r, the boot id, cmdline */
+	snprintf(st->release, sizeof(st->release), "%s", st->rollout.now.release);
+	read_rollout(st);
 
 	st->feat = calloc(nr_features, sizeof(*st->feat));
 	if (!st->feat)
@@ -83,5 +98,6 @@ void status_free(struct status *st)
 	sysctld_free(&st->sysctl);
 	kernels_free(&st->kernels);
 	boot_loader_free(&st->boot);
+	state_free(&st->rollout.st);
 	warn_free(&st->warn);
 }

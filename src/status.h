@@ -2,7 +2,8 @@
 /*
  * The host's rafleet state, gathered for `rafleet status`: the running
  * kernel and its vm.readahead_* sysctls, the value each would get at boot
- * from sysctl.d, the kernels installed and the boot entries.  Read-only.
+ * from sysctl.d, the kernels installed, the boot entries and the rollout
+ * state (state.h).  Read-only: the state file is read without the lock.
  */
 #ifndef RAFLEET_STATUS_H
 #define RAFLEET_STATUS_H
@@ -12,6 +13,8 @@
 #include "bootentry.h"
 #include "feature.h"
 #include "kernels.h"
+#include "running.h"
+#include "state.h"
 #include "sysctld.h"
 #include "warnings.h"
 
@@ -19,6 +22,17 @@ struct feature_status {
 	const struct feature *f;
 	int live;		/* 0 or 1; -ENOENT: absent; another -errno */
 	const struct sysctld_setting *boot;	/* NULL: the kernel's default */
+};
+
+/* The rollout state file, read without the lock (it is written atomically). */
+struct rollout_status {
+	char path[4096];	/* STATEDIR/state.json */
+	int err;		/* 0, or why it could not be read (-EBADMSG...) */
+	char why[256];		/* what is wrong with it */
+	struct state st;	/* a fresh idle state if there is no file */
+	struct running now;
+	bool has_next;		/* the next rafleet invocation has work to do */
+	char next[768];		/* which */
 };
 
 struct status {
@@ -30,6 +44,7 @@ struct status {
 	struct sysctld sysctl;
 	struct kernels kernels;
 	struct boot_loader boot;
+	struct rollout_status rollout;
 	struct warnings warn;
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "rollout_report.h"
 
 static const char *live_reason(int live)
 {
@@ -125,6 +126,21 @@ static void boot_loader_json(struct json_writer *w, const struct status *st)
 	json_obj_end(w);
 }
 
+static void rollout_json(struct json_writer *w, const struct status *st)
+{
+	const struct rollout_status *r = &st->rollout;
+
+	json_obj_begin(w, "rollout");
+	json_str(w, "state_file", r->path);
+	json_str(w, "error", r->err ? r->why : NULL);
+	json_str(w, "next", r->has_next ? r->next : NULL);
+	if (r->err)
+		json_null(w, "state");
+	else
+		state_json(w, "state", &r->st, ROLLOUT_REPORT_HISTORY);
+	json_obj_end(w);
+}
+
 static void warnings_json(struct json_writer *w, const struct status *st)
 {
 	char lost[64];
@@ -158,6 +174,7 @@ int status_json(FILE *f, const struct status *st)
 	sysctl_files_json(&w, st);
 	kernels_json(&w, st);
 	boot_loader_json(&w, st);
+	rollout_json(&w, st);
 	warnings_json(&w, st);
 	json_obj_end(&w);
 	json_end(&w);
@@ -224,6 +241,18 @@ static void boot_table(FILE *f, const struct status *st)
 			BOOT_LOADER_CONF);
 }
 
+static void rollout_table(FILE *f, const struct status *st)
+{
+	const struct rollout_status *r = &st->rollout;
+
+	fprintf(f, "\nrollout (%s)\n", r->path);
+	if (r->err) {
+		fprintf(f, "  cannot be used: %s\n", r->why);
+		return;
+	}
+	rollout_state_table(f, &r->st, r->has_next ? r->next : NULL);
+}
+
 int status_table(FILE *f, const struct status *st)
 {
 	fprintf(f, "kernel  %s: %s (%d of %d vm.readahead_* sysctls)\n",
@@ -236,6 +265,7 @@ int status_table(FILE *f, const struct status *st)
 	features_table(f, st);
 	kernels_table(f, st);
 	boot_table(f, st);
+	rollout_table(f, st);
 	if (st->warn.nr || st->warn.lost)
 		fprintf(f, "\nwarnings\n");
 	for (size_t i = 0; i < st->warn.nr; i++)
