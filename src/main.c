@@ -15,6 +15,7 @@ static const struct {
 	{ "canary", cmd_canary, "judge a feature by a paired A/B in this boot, and act" },
 	{ "guard", cmd_guard, "watch the live host's counters against its baseline" },
 	{ "promote", cmd_promote, "make the trial kernel that passed its smoke run the default" },
+	{ "recover", cmd_recover, "finish an interrupted rollout action, record this boot's trial" },
 	{ "rollback", cmd_rollback, "turn a feature off for good, or go back to the previous kernel" },
 	{ "smoke", cmd_smoke, "on a trial boot: smoke workloads, kernel log, baseline; roll back on failure" },
 	{ "stage", cmd_stage, "baseline this kernel, then kexec into a trial of another" },
