@@ -126,6 +126,18 @@ void guard_not_judged(struct judgement *j, enum verdict v, const char *why)
 	}
 }
 
+/* Widen the band of a count per MiB to its counting noise in @mib MiB. */
+static void count_noise(struct band *b, const struct band_opts *o, double mib)
+{
+	double half;
+
+	if (!b->ok || !(mib > 0))
+		return;
+	half = o->mads * sqrt(fmax(b->median, 0) * mib + 1) / mib;
+	b->low = fmin(b->low, b->median - half);
+	b->high = fmax(b->high, b->median + half);
+}
+
 void guard_judge(const struct baseline *b, const struct band_opts *o,
 		 const struct guard_window *w, unsigned int on,
 		 struct judgement *j)
@@ -137,6 +149,8 @@ void guard_judge(const struct baseline *b, const struct band_opts *o,
 		const struct metric_value *mv = &w->m[m];
 
 		band_compute(b->v[m], b->n[m], o, &j->band[m]);
+		if (m == GM_RA_PER_MIB || m == GM_MAJFLT_PER_MIB)
+			count_noise(&j->band[m], o, w->read_mib);
 		j->pos[m] = POS_NOT_JUDGED;
 		if (mv->state != MV_UNAVAILABLE && j->band[m].ok)
 			measurable = true;

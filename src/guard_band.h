@@ -21,6 +21,13 @@
  * that small is noise, while what the features change moves these metrics
  * by factors (README: 128 against 65,536 folios).  A metric needs at least
  * GUARD_MIN_SAMPLES learned values to have a band.
+ *
+ * Readahead hits and major faults per MiB are counts: a window of R MiB
+ * where the median expects m * R of them sees that many give or take
+ * sqrt(m * R) (Poisson), so their band is also at least
+ * mads * sqrt(m * R + 1) / R wide each way.  Without it a baseline of no
+ * major faults would call the first stray fault of another program a
+ * regression.
  */
 #ifndef RAFLEET_GUARD_BAND_H
 #define RAFLEET_GUARD_BAND_H

@@ -169,7 +169,7 @@ int guard_baseline_load(const char *path, struct baseline *b, char *err,
 		return -errno;
 	root = json_object_from_file(path);
 	if (!root) {
-		snprintf(err, errlen, "not JSON: %s", json_util_get_last_err());
+		snprintf(err, errlen, "not JSON (cut short or damaged)");
 		return -EBADMSG;
 	}
 	ret = load_root(root, b, err, errlen);

@@ -31,18 +31,31 @@ const char *canary_decision(const struct canary_run *r)
 	}
 }
 
-static void child(const char *prog, const char *name, int out)
+/* In the child: exec the canary, or tell the parent errno on @errfd. */
+static void child(const char *prog, const char *name, int out, int errfd)
 {
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int err;
 
 	if (null < 0 || dup2(null, STDIN_FILENO) < 0 ||
 	    dup2(out, STDOUT_FILENO) < 0)
 		_exit(127);
 	signal(SIGPIPE, SIG_DFL);
 	execl(prog, prog, "canary", name, "--act", "--json", (char *)NULL);
-	fprintf(stderr, "rafleet guard: cannot run %s: %s\n", prog,
-		strerror(errno));
+	err = errno;
+	if (write(errfd, &err, sizeof(err)) != sizeof(err))
+		_exit(126);
 	_exit(127);
+}
+
+/* The errno of a failed exec, or 0 once exec closed the pipe. */
+static int exec_error(int fd)
+{
+	int err = 0;
+
+	while (read(fd, &err, sizeof(err)) < 0 && errno == EINTR)
+		;
+	return err;
 }
 
 /*
@@ -93,7 +106,7 @@ void guard_canary_run(const char *name, struct canary_run *r)
 {
 	const char *env = getenv(GUARD_CANARY_ENV);
 	const char *prog = env && *env ? env : "/proc/self/exe";
-	int pipefd[2], status, err;
+	int pipefd[2], errpipe[2], status, err, exec_err;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
@@ -110,17 +123,28 @@ void guard_canary_run(const char *name, struct canary_run *r)
 		r->err = -errno;
 		return;
 	}
+	if (pipe2(errpipe, O_CLOEXEC)) {
+		r->err = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		r->err = -errno;
 		close(pipefd[0]);
 		close(pipefd[1]);
+		close(errpipe[0]);
+		close(errpipe[1]);
 		return;
 	}
 	if (pid == 0)
-		child(prog, name, pipefd[1]);
+		child(prog, name, pipefd[1], errpipe[1]);
 	close(pipefd[1]);
+	close(errpipe[1]);
+	exec_err = exec_error(errpipe[0]);
+	close(errpipe[0]);
 	err = collect(pipefd[0], r);
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0) {
@@ -131,10 +155,12 @@ void guard_canary_run(const char *name, struct canary_run *r)
 	}
 	if (err)
 		r->err = err;
+	if (exec_err) {
+		r->err = -exec_err;
+		return;
+	}
 	if (WIFEXITED(status)) {
 		r->status = WEXITSTATUS(status);
-		if (r->status == 127 && !r->len)
-			r->err = -ENOEXEC;
 	} else if (WIFSIGNALED(status)) {
 		r->signal = WTERMSIG(status);
 	}

@@ -119,6 +119,45 @@ static struct baseline *learned(void)
 	return b;
 }
 
+/* Counts per MiB: a band no narrower than the window's counting noise. */
+static void test_count_noise(void)
+{
+	struct baseline *b = calloc(1, sizeof(*b));
+	struct guard_window w;
+	struct judgement j;
+
+	baseline_init(b, "7.3.4", ALL_ON, "vda", 5);
+	for (int i = 0; i < 5; i++) {
+		window(&w, 128, 16, 16, 0);
+		baseline_add(b, &w);
+	}
+	window(&w, 128, 16, 16, 0.03);		/* 3 faults in 100 MiB */
+	w.read_mib = 100;
+	guard_judge(b, &opts, &w, ALL_ON, &j);
+	ok(j.pos[GM_MAJFLT_PER_MIB] == POS_IN && j.verdict == V_IN_BAND,
+	   "learned 0 major faults; 3 in 100 MiB are within 4 * sqrt(0 + 1): in band (high %g)",
+	   j.band[GM_MAJFLT_PER_MIB].high);
+	ok(near(j.band[GM_MAJFLT_PER_MIB].high, 0.04),
+	   "  the band reaches 4 faults in 100 MiB: %g per MiB",
+	   j.band[GM_MAJFLT_PER_MIB].high);
+	window(&w, 128, 16, 16, 0.05);		/* 5 faults */
+	w.read_mib = 100;
+	guard_judge(b, &opts, &w, ALL_ON, &j);
+	ok(j.pos[GM_MAJFLT_PER_MIB] == POS_HIGH, "5 of them are out of band, high");
+	window(&w, 128, 16, 16.2, 0);
+	w.read_mib = 100;
+	guard_judge(b, &opts, &w, ALL_ON, &j);
+	ok(j.pos[GM_RA_PER_MIB] == POS_IN &&
+	   near(j.band[GM_RA_PER_MIB].high, 16 + 4 * sqrt(1601) / 100),
+	   "readahead hits: 16/MiB in 100 MiB allow 4 * sqrt(1601) hits: high %g",
+	   j.band[GM_RA_PER_MIB].high);
+	window(&w, 128, 16, 18, 0);
+	w.read_mib = 100;
+	guard_judge(b, &opts, &w, ALL_ON, &j);
+	ok(j.pos[GM_RA_PER_MIB] == POS_HIGH, "18/MiB is out, high");
+	free(b);
+}
+
 static void test_judge(void)
 {
 	struct baseline *b = learned();
@@ -148,6 +187,7 @@ static void test_judge(void)
 	   "every feature off: out of band, no candidate");
 
 	window(&w, 128, 16, 0.5, 3.0);
+	w.read_mib = 100;
 	guard_judge(b, &opts, &w, ALL_ON, &j);
 	ok(j.pos[GM_MAJFLT_PER_MIB] == POS_HIGH, "12 times the major faults: high");
 	is_u64(j.candidates, bit("readahead_exec_mmap_miss_bypass") |
@@ -156,6 +196,7 @@ static void test_judge(void)
 	       "candidates: the exec features and populate");
 
 	window(&w, 128, 1, 0.5, 0.25);
+	w.read_mib = 100;
 	guard_judge(b, &opts, &w, ALL_ON, &j);
 	is_u64(j.candidates, RA_FEATURES | bit("readahead_exec_large_folio"),
 	       "small folios: the readahead features and exec_large_folio");
@@ -189,6 +230,7 @@ int main(void)
 	test_band();
 	test_learning();
 	test_judge();
+	test_count_noise();
 	is_str(verdict_names[V_OUT_OF_BAND], "out of band", "verdict names");
 	return tap_done();
 }
