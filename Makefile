@@ -167,5 +167,11 @@ vm-baseline: tools
 check:
 	scripts/check
 
+# What a running `rafleet guard` costs the workloads it watches: bench
+# times with and without it (a report, not a test; root).
+.PHONY: guard-overhead
+guard-overhead: $(OUT)/rafleet
+	tests/host/guard-overhead $(OUT)/rafleet $(GUARD_ROUNDS)
+
 clean:
 	rm -rf $(OUT)
