@@ -235,8 +235,14 @@ static int resume(struct rollout *r)
 	const struct feature *f = pending_feature(s);
 	const char *a = s->pending.action;
 
-	if (!strcmp(a, "feature-off") && f && s->pending.nr_args == 3)
-		return feature_off_steps(r, f, s->pending.args[1], s->pending.args[2]);
+	if (!strcmp(a, "feature-off") && f && s->pending.nr_args == 3) {
+		/* copies: the steps replace the pending arguments */
+		char reason[1024], evidence[1024];
+
+		snprintf(reason, sizeof(reason), "%s", s->pending.args[1]);
+		snprintf(evidence, sizeof(evidence), "%s", s->pending.args[2]);
+		return feature_off_steps(r, f, reason, evidence);
+	}
 	if (!strcmp(a, "feature-undo") && f)
 		return feature_undo_steps(r, f);
 	if (!strcmp(a, "stage"))

@@ -206,19 +206,23 @@ int state_history_add(struct state *s, const char *action, const char *detail,
 int state_pending_set(struct state *s, const char *action, const char *step,
 		      const char *const *args, size_t nr_args)
 {
-	struct state_pending *p = &s->pending;
+	struct state_pending p = { 0 };
+	struct state old = { .pending = s->pending };
 
-	state_pending_clear(s);
-	p->args = calloc(nr_args ? nr_args : 1, sizeof(*p->args));
-	if (!p->args || state_set(&p->action, action) || state_set(&p->step, step))
+	/* built aside first: @args may point into the old one */
+	p.args = calloc(nr_args ? nr_args : 1, sizeof(*p.args));
+	if (!p.args || state_set(&p.action, action) || state_set(&p.step, step))
 		goto nomem;
-	for (; p->nr_args < nr_args; p->nr_args++)
-		if (state_set(&p->args[p->nr_args], args[p->nr_args] ?
-			      args[p->nr_args] : ""))
+	for (; p.nr_args < nr_args; p.nr_args++)
+		if (state_set(&p.args[p.nr_args], args[p.nr_args] ?
+			      args[p.nr_args] : ""))
 			goto nomem;
+	s->pending = p;
+	state_pending_clear(&old);
 	return 0;
 nomem:
-	state_pending_clear(s);
+	old.pending = p;
+	state_pending_clear(&old);
 	return -ENOMEM;
 }
 
