@@ -243,6 +243,10 @@ static void test_json(const char *release)
 	   "  broken: not bootable, linux null");
 	is_str(str(doc, "loader.default_pattern"), "rafleet-*", "loader.default_pattern");
 	is_str(str(doc, "loader.default_entry"), "rafleet-7.3.4", "loader.default_entry");
+	is_str(str(doc, "rollout.state.phase"), "idle", "rollout: no state file, a fresh idle state");
+	ok(has_null(get(doc, "rollout"), "next") && has_null(get(doc, "rollout"), "error") &&
+	   json_object_array_length(get(doc, "rollout.state.history")) == 0,
+	   "  nothing next, no error, no history");
 	is_str(r.err, "", "nothing on stderr");
 	json_object_put(doc);
 }
