@@ -112,7 +112,7 @@ int sc_default_devices(const char *sysfs, char names[][SC_NAME_LEN], int max)
 		if (!sc_device_exists(sysfs, e->d_name) ||
 		    has_holders(sysfs, e->d_name))
 			continue;
-		snprintf(names[n++], SC_NAME_LEN, "%s", e->d_name);
+		snprintf(names[n++], SC_NAME_LEN, "%.*s", SC_NAME_LEN - 1, e->d_name);
 	}
 	closedir(d);
 	qsort(names, n, SC_NAME_LEN, cmp_name);
@@ -198,7 +198,7 @@ static int list_ra(const char *root, char names[][SC_NAME_LEN], int max)
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= SC_NAME_LEN ||
 		    tracefs_event_id(root, "readahead", e->d_name, &id))
 			continue;	/* "enable", "filter": not events */
-		snprintf(tmp[n], SC_NAME_LEN, "%s", e->d_name);
+		snprintf(tmp[n], SC_NAME_LEN, "%.*s", SC_NAME_LEN - 1, e->d_name);
 		sorted[n] = tmp[n];
 		n++;
 	}
