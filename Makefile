@@ -36,7 +36,7 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline check clean help
+	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full check clean help
 
 all: packages
 
@@ -159,6 +159,15 @@ vm: tools kernel
 
 # Linux 7.3.4 without the series, the same config: the counts the guest
 # tests compare "feature off" with (recorded in tests/vm/guest/*.c).
+# vm-canary: calibrate, A/A trials, seed 000's improvement and an injected
+# regression, in one boot; vm-canary-full runs 20 A/A trials instead of 2.
+CANARY_GUEST := $(GUEST_BIN) $(OUT)/rafleet /lib/systemd/systemd-sysctl
+vm-canary: tools kernel
+	RAFLEET_VM_SUITE=tests/vm/suite-canary tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
+
+vm-canary-full: tools kernel
+	RAFLEET_VM_SUITE=tests/vm/suite-canary-full tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
+
 vm-baseline: tools
 	scripts/build-kernel $(RAFLEET_CACHE) virt vanilla
 	RAFLEET_VM_SUITE=tests/vm/suite-baseline tests/vm/run \

@@ -6,6 +6,7 @@
  * the pairs (A, B) and (B, A) of one block, so that a drift in time
  * cancels within it.  Every run is cold (measure_run()), a pair's two runs
  * use the same seed, and one unmeasured run of each workload goes first.
+ * Each arm of a pair is the least wall time of a few cold runs.
  * After each block the sequential rule (seqrule.h) judges the wall time
  * of each workload; a REGRESS must be corroborated before it may act.
  */
@@ -53,6 +54,7 @@ struct canary_opts {
 	double delta[CANARY_MAX_WORKLOADS];	/* allowed loss of its wall time */
 	struct seqrule_plan plan;		/* seqrule_plan() done */
 	bool aa;				/* A/A: both arms the same */
+	unsigned int runs;			/* cold runs per arm and pair */
 	uint64_t seed;
 	unsigned int ring_pages;
 	bool quiet;				/* no progress on stderr */

@@ -62,6 +62,11 @@ static int parse_opt(struct canary_args *a, int c, const char *arg)
 		else
 			a->pairs_max = v;
 		return 0;
+	case 'k':
+		if (parse_u64(arg, 10, &v) || v < 1)
+			return bad(a, "--runs wants 1..10, not '%s'", arg);
+		a->runs = v;
+		return 0;
 	case 'a':
 		if (parse_percent(arg, 0.01, 20, &a->alpha))
 			return bad(a, "--alpha wants a percentage 0.01..20 (1 is 99 %% intervals), not '%s'", arg);
@@ -114,6 +119,7 @@ int canary_parse_args(int argc, char **argv, struct canary_args *a)
 		{ "size", required_argument, NULL, 'z' },
 		{ "pairs-min", required_argument, NULL, 'm' },
 		{ "pairs-max", required_argument, NULL, 'M' },
+		{ "runs", required_argument, NULL, 'k' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "floor", required_argument, NULL, 'F' },
 		{ "delta", required_argument, NULL, 'd' },
@@ -132,6 +138,7 @@ int canary_parse_args(int argc, char **argv, struct canary_args *a)
 		{ "file", required_argument, NULL, 'f' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "pairs", required_argument, NULL, 'M' },
+		{ "runs", required_argument, NULL, 'k' },
 		{ "floor", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -146,6 +153,7 @@ int canary_parse_args(int argc, char **argv, struct canary_args *a)
 	a->calibrate = calibrate;
 	a->pairs_min = 4;
 	a->pairs_max = 12;
+	a->runs = 3;
 	a->alpha = 0.01;
 	a->floor = CANARY_DELTA_FLOOR;
 	a->seed = 1;

@@ -21,6 +21,7 @@ struct canary_args {
 	const char *file;	/* NULL: the default file */
 	off_t size;		/* 0: not given */
 	unsigned int pairs_min, pairs_max;
+	unsigned int runs;	/* cold runs per arm and pair */
 	double alpha;
 	double floor;		/* delta is never below it */
 	double delta;		/* 0: calibrated (or the floor) */

@@ -81,6 +81,7 @@ void canary_report_json(FILE *f, const struct canary_opts *o,
 	json_u64(&w, "pairs_min", o->plan.pairs_min);
 	json_u64(&w, "pairs_step", o->plan.pairs_step);
 	json_u64(&w, "pairs_max", o->plan.pairs_max);
+	json_u64(&w, "runs_per_arm", o->runs ? o->runs : 1);
 	json_u64(&w, "judged_metrics", o->plan.metrics);
 	json_u64(&w, "deciding_looks", o->plan.looks);
 	json_u64(&w, "first_deciding", o->plan.first_deciding);
@@ -136,8 +137,10 @@ void canary_report_table(FILE *f, const struct canary_opts *o,
 	fprintf(f, "canary vm.%s%s: arm A = %d, arm B = %d, %u pairs, verdict %s\n",
 		o->feature->name, o->aa ? " (A/A)" : "", r->arm[0], r->arm[1],
 		r->pairs, verdict_name(r->verdict));
-	fprintf(f, "intervals at %.2f %% each (alpha %.3g over %u judged metrics and %u deciding looks)\n\n",
-		(1 - o->plan.alpha_look) * 100, o->plan.alpha, o->plan.metrics, o->plan.looks);
+	fprintf(f, "intervals at %.2f %% each (alpha %.3g over %u judged metrics and %u deciding looks);\n"
+		"each arm of a pair: the least wall time of %u cold runs\n\n",
+		(1 - o->plan.alpha_look) * 100, o->plan.alpha, o->plan.metrics, o->plan.looks,
+		o->runs ? o->runs : 1);
 	fprintf(f, "%-20s %-13s %8s %8s %8s %7s  %s\n", "workload", "metric",
 		"B vs A", "lo", "hi", "delta", "verdict");
 	for (int wl = 0; wl < o->nr_workloads; wl++) {

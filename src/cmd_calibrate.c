@@ -37,6 +37,7 @@ static void calibrate_usage(FILE *f)
 "  -f, --file PATH        the file they read (default " BENCH_DEFAULT_FILE ")\n"
 "  -z, --size SIZE        make PATH this big, or reuse it if it is\n"
 "      --pairs N          A/A pairs per workload (default 12)\n"
+"      --runs K           cold runs per arm and pair, as the canary (default 3)\n"
 "      --floor PCT        delta is never below this (default 3)\n"
 "  -j, --json             JSON (schema " CALIBRATION_SCHEMA ")\n"
 "      --seed N           seed of the random offsets (default 1)\n"
@@ -79,7 +80,7 @@ static int measure_one(const struct canary_args *a, const struct scenario *s,
 		       double level, struct calibration_entry *e)
 {
 	static struct canary_result r;
-	struct canary_opts o = { .feature = &features[0], .aa = true, .seed = a->seed,
+	struct canary_opts o = { .feature = &features[0], .aa = true, .seed = a->seed, .runs = a->runs,
 				 .ring_pages = a->ring_pages, .quiet = a->json,
 				 .nr_workloads = 1, .delta = { a->floor } };
 	char path[PATH_MAX];

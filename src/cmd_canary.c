@@ -35,6 +35,8 @@ static void canary_usage(FILE *f)
 "  -z, --size SIZE        make PATH this big, or reuse it if it is\n"
 "      --pairs-min N      first look (default 4)\n"
 "      --pairs-max N      the cap (default 12)\n"
+"      --runs K           cold runs per arm and pair; the least wall time\n"
+"                         counts (default 3)\n"
 "      --alpha PCT        error of a wrong verdict over everything (default 1)\n"
 "      --floor PCT        delta is never below this (default 3)\n"
 "      --delta PCT        the allowed loss (default: calibrated, or the floor)\n"
@@ -97,6 +99,7 @@ static int setup(const struct canary_args *a, struct canary_opts *o,
 	o->feature = a->feature;
 	o->aa = a->aa;
 	o->seed = a->seed;
+	o->runs = a->runs;
 	o->ring_pages = a->ring_pages;
 	o->quiet = a->json;
 	o->nr_workloads = a->nr_workloads;

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In the guest: `rafleet calibrate` and `rafleet canary` on our kernel.
+ *
+ *   test_canary FILE AA_TRIALS INJECT_RA_KB
+ *
+ * 1. calibrate the two workloads of the async_keep_half canary;
+ * 2. AA_TRIALS A/A canaries (the same setting in both arms): none may say
+ *    REGRESS;
+ * 3. seed 000's workloads, unbounded_large_folios off against on: PASS;
+ * 4. a regression injected through a real kernel mechanism in one arm
+ *    only: while vm.readahead_async_keep_half is 1, the disk's
+ *    read_ahead_kb is INJECT_RA_KB (a child watches the sysctl and sets
+ *    it).  `rafleet canary --act` must say REGRESS within the cap, turn
+ *    the feature off and persist that in its own sysctl.d drop-in; then
+ *    what a boot does, systemd-sysctl over the shipped defaults and the
+ *    drop-in, must leave it off.
+ *
+ * rafleet, systemd-sysctl and this program are in /tests.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#define FEATURE "readahead_async_keep_half"
+#define WORKLOADS "-w seq-read -w read-4k-then-512k"
+#define RA_FILE "/sys/block/vda/queue/read_ahead_kb"
+#define DROPIN "/etc/sysctl.d/60-rafleet-" FEATURE ".conf"
+
+/* Run @cmd (through sh); its standard output parsed as JSON, its status. */
+static struct json_object *run_json(const char *cmd, int *status)
+{
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[4096];
+	FILE *out = open_memstream(&buf, &len);
+	FILE *p = popen(cmd, "r");
+	struct json_object *o;
+
+	diag("$ %s", cmd);
+	while (p && (n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		fwrite(chunk, 1, n, out);
+	*status = p ? pclose(p) : -1;
+	*status = *status >= 0 && WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+	fclose(out);
+	o = json_tokener_parse(buf);
+	free(buf);
+	return o;
+}
+
+static const char *str_at(struct json_object *o, const char *k1, const char *k2)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k1, &v))
+		return "";
+	if (k2 && !json_object_object_get_ex(v, k2, &v))
+		return "";
+	return json_object_get_string(v);
+}
+
+static int int_at(struct json_object *o, const char *k1, const char *k2)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k1, &v))
+		return -1;
+	if (k2 && !json_object_object_get_ex(v, k2, &v))
+		return -1;
+	return json_object_get_int(v);
+}
+
+/* The wall estimate (a change) of workload @w. */
+static double wall_estimate(struct json_object *o, int w, double *lo, double *hi)
+{
+	struct json_object *wl, *ms, *m;
+
+	*lo = *hi = 0;
+	if (!o || !json_object_object_get_ex(o, "workloads", &wl))
+		return 0;
+	wl = json_object_array_get_idx(wl, w);
+	if (!wl || !json_object_object_get_ex(wl, "metrics", &ms))
+		return 0;
+	m = json_object_array_get_idx(ms, 0);
+	if (json_object_object_get_ex(m, "lo", &wl))
+		*lo = json_object_get_double(wl);
+	if (json_object_object_get_ex(m, "hi", &wl))
+		*hi = json_object_get_double(wl);
+	return json_object_object_get_ex(m, "estimate", &wl) ? json_object_get_double(wl) : 0;
+}
+
+static int read_int(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return buf[0] ? atoi(buf) : -1;
+}
+
+static void write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, val, strlen(val)) < 0)
+			perror(path);
+		close(fd);
+	}
+}
+
+/*
+ * The injection: read_ahead_kb follows the feature's sysctl, @on_kb while
+ * it is 1, @off_kb otherwise, checked every 0.5 ms.  The canary empties
+ * the page cache between setting the sysctl and opening the file (which
+ * is when readahead takes the device's read_ahead_kb), which takes longer.
+ */
+static pid_t start_injector(const char *on_kb, const char *off_kb)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	for (int last = -1;;) {
+		int v = read_int("/proc/sys/vm/" FEATURE);
+		struct timespec ts = { 0, 500000 };
+
+		if (v != last) {
+			write_str(RA_FILE, v == 1 ? on_kb : off_kb);
+			last = v;
+		}
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void write_file(const char *path, const char *content)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(content, f);
+		fclose(f);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *file = argc > 3 ? argv[1] : "/mnt/ext4/file64";
+	int trials = argc > 3 ? atoi(argv[2]) : 2, st;
+	const char *inject_kb = argc > 3 ? argv[3] : "128";
+	unsigned int aa_pass = 0, aa_unknown = 0, aa_regress = 0, aa_pairs = 0;
+	char cmd[1024], off_kb[32];
+	struct json_object *o;
+	double lo, hi, est;
+	pid_t inj;
+
+	/* a host's identity and directories, as a real root has them */
+	mkdir("/etc/sysctl.d", 0755);
+	mkdir("/var", 0755);
+	mkdir("/var/lib", 0755);
+	write_file("/etc/machine-id", "5afe1ee7c0ffee0000000000000000a1\n");
+
+	/* 1. calibrate */
+	snprintf(cmd, sizeof(cmd), "/tests/rafleet calibrate " WORKLOADS " --file %s --json", file);
+	o = run_json(cmd, &st);
+	ok(st == 0 && o, "calibrate: exit 0 and JSON (exit %d)", st);
+	if (o) {
+		struct json_object *d;
+
+		json_object_object_get_ex(o, "deltas", &d);
+		for (size_t i = 0; d && i < json_object_array_length(d); i++) {
+			struct json_object *e = json_object_array_get_idx(d, i);
+
+			diag("calibrated %s: A/A %+.1f %% [%+.1f, %+.1f], delta %.1f %%",
+			     str_at(e, "scenario", NULL),
+			     json_object_get_double(json_object_object_get(e, "estimate")) * 100,
+			     json_object_get_double(json_object_object_get(e, "lo")) * 100,
+			     json_object_get_double(json_object_object_get(e, "hi")) * 100,
+			     json_object_get_double(json_object_object_get(e, "delta")) * 100);
+		}
+		ok(d && json_object_array_length(d) == 2, "two workloads calibrated");
+		json_object_put(o);
+	}
+
+	/* 2. A/A */
+	for (int t = 1; t <= trials; t++) {
+		snprintf(cmd, sizeof(cmd),
+			 "/tests/rafleet canary " FEATURE " --aa " WORKLOADS " --file %s --seed %d --json",
+			 file, t * 1000);
+		o = run_json(cmd, &st);
+		est = wall_estimate(o, 0, &lo, &hi);
+		diag("A/A trial %d: %s after %d pairs, seq-read %+.1f %% [%+.1f, %+.1f]", t,
+		     str_at(o, "verdict", NULL), int_at(o, "pairs", NULL), est * 100, lo * 100, hi * 100);
+		aa_regress += !strcmp(str_at(o, "verdict", NULL), "REGRESS");
+		aa_pass += !strcmp(str_at(o, "verdict", NULL), "PASS");
+		aa_unknown += !strcmp(str_at(o, "verdict", NULL), "UNKNOWN");
+		aa_pairs += (unsigned int)int_at(o, "pairs", NULL);
+		ok(o && (st == 0 || st == 4) && int_at(o, "arms", "A") == int_at(o, "arms", "B"),
+		   "A/A trial %d: PASS or UNKNOWN (exit %d), both arms %d", t, st, int_at(o, "arms", "A"));
+		if (o)
+			json_object_put(o);
+	}
+	ok(aa_regress == 0, "A/A: %u trials, %u PASS, %u UNKNOWN, %u REGRESS, %u pairs in all",
+	   trials, aa_pass, aa_unknown, aa_regress, aa_pairs);
+
+	/* 3. a real improvement: seed 000's workloads */
+	snprintf(cmd, sizeof(cmd), "/tests/rafleet canary readahead_unbounded_large_folios --file %s --json",
+		 file);
+	o = run_json(cmd, &st);
+	est = wall_estimate(o, 0, &lo, &hi);
+	diag("seed 000: %s after %d pairs, readahead-2m %+.1f %% [%+.1f, %+.1f]",
+	     str_at(o, "verdict", NULL), int_at(o, "pairs", NULL), est * 100, lo * 100, hi * 100);
+	ok(st == 0 && !strcmp(str_at(o, "verdict", NULL), "PASS"),
+	   "seed 000's improvement is PASS (exit %d)", st);
+	ok(!strcmp(str_at(o, "decision", "action"), "keep"), "and the feature is kept");
+	if (o)
+		json_object_put(o);
+
+	/* 4. the injected regression, in arm B only */
+	snprintf(off_kb, sizeof(off_kb), "%d", read_int(RA_FILE));
+	inj = start_injector(inject_kb, off_kb);
+	snprintf(cmd, sizeof(cmd), "/tests/rafleet canary " FEATURE " " WORKLOADS " --file %s --act --json",
+		 file);
+	o = run_json(cmd, &st);
+	kill(inj, SIGKILL);
+	waitpid(inj, NULL, 0);
+	write_str(RA_FILE, off_kb);
+	est = wall_estimate(o, 0, &lo, &hi);
+	diag("injected read_ahead_kb %s (from %s) with the feature on: %s after %d pairs, seq-read %+.1f %% [%+.1f, %+.1f]",
+	     inject_kb, off_kb, str_at(o, "verdict", NULL), int_at(o, "pairs", NULL),
+	     est * 100, lo * 100, hi * 100);
+	est = wall_estimate(o, 1, &lo, &hi);
+	diag("  read-4k-then-512k %+.1f %% [%+.1f, %+.1f]", est * 100, lo * 100, hi * 100);
+	diag("  corroborated by: %s", str_at(o, "corroboration", "by"));
+	ok(st == 3 && !strcmp(str_at(o, "verdict", NULL), "REGRESS"),
+	   "the injected regression is REGRESS within the cap (exit %d)", st);
+	ok(!strcmp(str_at(o, "corroboration", "corroborated"), "true"), "corroborated");
+	ok(!strcmp(str_at(o, "decision", "action"), "turn-off") &&
+	   !strcmp(str_at(o, "decision", "acted"), "true"), "and acted on: turned off");
+	if (o)
+		json_object_put(o);
+	is_i64(read_int("/proc/sys/vm/" FEATURE), 0, "vm." FEATURE " is 0 now");
+	ok(access(DROPIN, F_OK) == 0, "its drop-in " DROPIN " exists");
+
+	/* what a boot does: the kernel's default 1, then systemd-sysctl */
+	write_str("/proc/sys/vm/" FEATURE, "1");
+	st = system("/tests/systemd-sysctl");
+	is_i64(st, 0, "systemd-sysctl applies /usr/lib/sysctl.d and /etc/sysctl.d");
+	is_i64(read_int("/proc/sys/vm/" FEATURE), 0, "after it, as after a reboot, the feature stays off");
+	is_i64(read_int("/proc/sys/vm/readahead_async_two_windows"), 1,
+	       "while the shipped defaults still turn the others on");
+	snprintf(cmd, sizeof(cmd), "/tests/rafleet status --json");
+	o = run_json(cmd, &st);
+	ok(o && strstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE), DROPIN) != NULL,
+	   "rafleet status names the drop-in as the feature's boot value");
+	if (o)
+		json_object_put(o);
+	return tap_done();
+}
