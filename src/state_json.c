@@ -94,10 +94,13 @@ static int read_decisions(struct reader *rd, struct json_object *doc, struct sta
 {
 	struct json_object *arr, *o, *v;
 	int err = get_obj(rd, doc, "decisions", json_type_array, &arr);
-	size_t n = arr ? json_object_array_length(arr) : 0;
+	size_t n;
 
-	if (err || !n)
+	if (err || !arr)
 		return err;
+	n = json_object_array_length(arr);
+	if (!n)
+		return 0;
 	s->decisions = calloc(n, sizeof(*s->decisions));
 	if (!s->decisions)
 		return -ENOMEM;
@@ -129,10 +132,13 @@ static int read_history(struct reader *rd, struct json_object *doc, struct state
 {
 	struct json_object *arr, *o;
 	int err = get_obj(rd, doc, "history", json_type_array, &arr);
-	size_t n = arr ? json_object_array_length(arr) : 0;
+	size_t n;
 
-	if (err || !n)
+	if (err || !arr)
 		return err;
+	n = json_object_array_length(arr);
+	if (!n)
+		return 0;
 	s->history = calloc(n, sizeof(*s->history));
 	if (!s->history)
 		return -ENOMEM;
