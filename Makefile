@@ -10,6 +10,8 @@
 #   make tools          build the rafleet command
 #   make install        install the tools (DESTDIR, PREFIX, UNITDIR...)
 #   make check          unit tests (+ ASan/UBSan), kernel, packages, QEMU
+#   make vm-canary-full the canary in QEMU with 20 A/A trials
+#   make vm-kexec       the kernel rollback by kexec in QEMU
 #
 # The kernel source, build directories and ccache live in RAFLEET_CACHE,
 # outside the repository; build output of the tools lives in out/.
@@ -36,12 +38,12 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full check clean help
+	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec check clean help
 
 all: packages
 
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,19p' Makefile
 
 # Debian packages the build and the tests need; installed if missing (root).
 deps:
@@ -167,6 +169,12 @@ vm-canary: tools kernel
 
 vm-canary-full: tools kernel
 	RAFLEET_VM_SUITE=tests/vm/suite-canary-full tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
+
+# vm-kexec: stage from the vanilla kernel into the patched one, a smoke run
+# that crashes, and the rollback by kexec (the vanilla build comes from
+# `make packages`, or scripts/build-kernel $(RAFLEET_CACHE) virt vanilla).
+vm-kexec: tools
+	tests/vm/kexec-rollback $(RAFLEET_CACHE)/build/$(FLAVOR)-vanilla $(KBUILD) $(OUT)/rafleet
 
 vm-baseline: tools
 	scripts/build-kernel $(RAFLEET_CACHE) virt vanilla
