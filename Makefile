@@ -43,7 +43,7 @@ BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 all: packages
 
 help:
-	@sed -n '2,19p' Makefile
+	@sed -n '2,17p' Makefile
 
 # Debian packages the build and the tests need; installed if missing (root).
 deps:
