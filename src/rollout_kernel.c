@@ -30,9 +30,13 @@ static bool boot_changed(const char *then, const char *now)
 /* No trial any more: back to idle, the trial's record gone. */
 static int trial_over(struct rollout *r, const char *action, const char *detail)
 {
-	struct journal_fields jf = { .kernel = r->st.trial.release, .verdict = "ended" };
+	struct journal_fields jf = { .verdict = "ended" };
+	char release[256];
 	int err;
 
+	/* a copy: the trial's record goes now, the journal entry after */
+	snprintf(release, sizeof(release), "%s", r->st.trial.release ? r->st.trial.release : "?");
+	jf.kernel = release;
 	r->st.phase = PHASE_IDLE;
 	state_kernel_clear(&r->st.trial);
 	state_smoke_clear(&r->st);
