@@ -128,6 +128,10 @@ static int with_loader_conf(const char *release, const char *image, char *why,
 		if (!f || ferror(f)) {
 			snprintf(why, len, "%s: cannot read it", BOOT_LOADER_CONF);
 			err = -EIO;
+		} else if (n == sizeof(old) - 1) {
+			snprintf(why, len, "%s: larger than %zu bytes, not rewritten",
+				 BOOT_LOADER_CONF, sizeof(old) - 1);
+			err = -EFBIG;
 		}
 		if (f)
 			fclose(f);
