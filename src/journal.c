@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <systemd/sd-journal.h>
 
@@ -48,11 +49,19 @@ static void add_opt(struct entry *e, const char *key, const char *val)
 		add(e, "%s=%s", key, val);
 }
 
+/*
+ * sd_journal_sendv() returns 0 without a word where journald's socket is
+ * missing (an initramfs, a container): look for the socket first.
+ */
+#define JOURNAL_SOCKET "/run/systemd/journal/socket"
+
 static bool to_journal(void)
 {
 	const char *env = getenv("RAFLEET_JOURNAL");
 
-	return !env || strcmp(env, "stderr");
+	if (env && !strcmp(env, "stderr"))
+		return false;
+	return access(JOURNAL_SOCKET, W_OK) == 0;
 }
 
 static void to_stderr(const char *action, const char *msg,

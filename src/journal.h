@@ -3,8 +3,9 @@
  * What rafleet decided and did, in the journal as structured entries:
  * MESSAGE, PRIORITY, SYSLOG_IDENTIFIER=rafleet, RAFLEET_ACTION and, when
  * given, RAFLEET_FEATURE, RAFLEET_KERNEL, RAFLEET_REASON, RAFLEET_VERDICT,
- * so that `journalctl RAFLEET_ACTION=rollback` finds them.  Where there is
- * no journald (an initramfs, a container) the entry is one line on stderr.
+ * so that `journalctl RAFLEET_ACTION=feature-off` finds them.  Where there
+ * is no journald (no /run/systemd/journal/socket: an initramfs, a
+ * container) or it refuses the entry, the entry is one line on stderr.
  */
 #ifndef RAFLEET_JOURNAL_H
 #define RAFLEET_JOURNAL_H

@@ -87,6 +87,19 @@ int main(void)
 	       "rafleet: feature-off: vm.readahead_async_keep_half off [feature=readahead_async_keep_half] [verdict=off]\n"
 	       "rafleet: record: plain\n",
 	       "  one line each: action, message, the fields given");
+	unsetenv("RAFLEET_JOURNAL");
+	if (access("/run/systemd/journal/socket", F_OK)) {
+		/* sd_journal_sendv() alone would report success here */
+		if (freopen(errfile, "w", stderr)) {
+			is_i64(journal_log(LOG_INFO, "record", NULL, "no journald"), 1,
+			       "no journald socket: the entry goes to stderr (1)");
+			fflush(stderr);
+			dup2(saved, STDERR_FILENO);
+		}
+		is_str(err_text(), "rafleet: record: no journald\n", "  the line");
+	} else {
+		diag("journald runs here: the fallback without it is not tried");
+	}
 	fakefs_rm_tree(tmp);
 	return tap_done();
 }
