@@ -36,7 +36,7 @@ static void calibrate_usage(FILE *f)
 "                         every workload a canary uses by default)\n"
 "  -f, --file PATH        the file they read (default " BENCH_DEFAULT_FILE ")\n"
 "  -z, --size SIZE        make PATH this big, or reuse it if it is\n"
-"      --pairs N          A/A pairs per workload (default 12)\n"
+"      --pairs N          A/A pairs per workload, 10 to 60 (default 12)\n"
 "      --runs K           cold runs per arm and pair, as the canary (default 3)\n"
 "      --floor PCT        delta is never below this (default 3)\n"
 "  -j, --json             JSON (schema " CALIBRATION_SCHEMA ")\n"
@@ -172,8 +172,9 @@ int cmd_calibrate(int argc, char **argv)
 		calibrate_usage(stdout);
 		return EXIT_OK;
 	}
-	if (a.pairs_max < 8) {
-		fprintf(stderr, "rafleet calibrate: --pairs wants at least 8 for an interval\n");
+	if (signrank_critical(a.pairs_max, canary_level()) < 0) {
+		fprintf(stderr, "rafleet calibrate: --pairs %u is too few for an interval at %.2f %%; take at least 10\n",
+			a.pairs_max, (1 - canary_level()) * 100);
 		return EXIT_USAGE;
 	}
 	if (a.nr_workloads) {

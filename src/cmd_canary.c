@@ -101,7 +101,6 @@ static int setup(const struct canary_args *a, struct canary_opts *o,
 	o->seed = a->seed;
 	o->runs = a->runs;
 	o->ring_pages = a->ring_pages;
-	o->quiet = a->json;
 	o->nr_workloads = a->nr_workloads;
 	memcpy(o->workload, a->workload, sizeof(o->workload));
 	if (!o->nr_workloads) {
