@@ -16,6 +16,13 @@
  *    what a boot does, systemd-sysctl over the shipped defaults and the
  *    drop-in, must leave it off.
  *
+ * 5. the guard: with the only feature on that could explain a change of
+ *    the read request size being readahead_populate_io_pages, it learns
+ *    a baseline of windows in which a reader reads the file; then the
+ *    same injection, tied to that feature, makes a window leave its band;
+ *    `rafleet guard --act` must name the feature, run its canary, which
+ *    says REGRESS, and the feature ends off and persisted.
+ *
  * rafleet, systemd-sysctl and this program are in /tests.
  */
 #include <errno.h>
@@ -129,14 +136,16 @@ static void write_str(const char *path, const char *val)
  * the page cache between setting the sysctl and opening the file (which
  * is when readahead takes the device's read_ahead_kb), which takes longer.
  */
-static pid_t start_injector(const char *on_kb, const char *off_kb)
+static pid_t start_injector(const char *feature, const char *on_kb, const char *off_kb)
 {
+	char path[256];
 	pid_t pid = fork();
 
 	if (pid)
 		return pid;
+	snprintf(path, sizeof(path), "/proc/sys/vm/%s", feature);
 	for (int last = -1;;) {
-		int v = read_int("/proc/sys/vm/" FEATURE);
+		int v = read_int(path);
 		struct timespec ts = { 0, 500000 };
 
 		if (v != last) {
@@ -144,6 +153,31 @@ static pid_t start_injector(const char *on_kb, const char *off_kb)
 			last = v;
 		}
 		nanosleep(&ts, NULL);
+	}
+}
+
+/* A reader, for @secs seconds: the file from a cold cache, 128 KiB a read. */
+static pid_t start_reader(const char *file, double secs)
+{
+	struct timespec t0, now;
+	static char buf[128 << 10];
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int fd = open(file, O_RDONLY);
+
+		if (fd < 0)
+			_exit(1);
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		while (read(fd, buf, sizeof(buf)) > 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - t0.tv_sec + (now.tv_nsec - t0.tv_nsec) / 1e9 > secs)
+				_exit(0);
+		}
+		close(fd);
 	}
 }
 
@@ -155,6 +189,71 @@ static void write_file(const char *path, const char *content)
 		fputs(content, f);
 		fclose(f);
 	}
+}
+
+static struct json_object *first_window(struct json_object *o)
+{
+	struct json_object *w;
+
+	if (!o || !json_object_object_get_ex(o, "windows", &w))
+		return NULL;
+	return json_object_array_get_idx(w, 0);
+}
+
+static void guard_step(const char *file, const char *inject_kb, const char *off_kb)
+{
+	static const char *const off[] = { "readahead_unbounded_large_folios",
+					   "readahead_async_two_windows",
+					   "readahead_exec_large_folio" };
+	struct json_object *o, *w, *v, *act;
+	char cmd[512], path[256];
+	pid_t inj, reader;
+	int st;
+
+	/* features off (live only) that could also explain the change */
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/vm/%s", off[i]);
+		write_str(path, "0");
+	}
+	/* the canary the guard runs reads the test disk's file */
+	snprintf(cmd, sizeof(cmd), "#!/bin/sh\nexec /tests/rafleet \"$@\" --file %s\n", file);
+	write_file("/tmp/canary", cmd);
+	chmod("/tmp/canary", 0755);
+	setenv("RAFLEET_CANARY", "/tmp/canary", 1);
+
+	reader = start_reader(file, 9);
+	o = run_json("/tests/rafleet guard --learn --window 2 --windows 4 --learn-windows 4 --json", &st);
+	waitpid(reader, NULL, 0);
+	ok(st == 0 && o, "guard learned a baseline of 4 windows (exit %d)", st);
+	if (o)
+		json_object_put(o);
+
+	inj = start_injector("readahead_populate_io_pages", inject_kb, off_kb);
+	reader = start_reader(file, 2.5);
+	o = run_json("/tests/rafleet guard --window 2 --once --act --json", &st);
+	waitpid(reader, NULL, 0);
+	kill(inj, SIGKILL);
+	waitpid(inj, NULL, 0);
+	write_str(RA_FILE, off_kb);
+	w = first_window(o);
+	diag("guard window: %s, candidates %s", str_at(w, "verdict", NULL),
+	     w && json_object_object_get_ex(w, "candidates", &v) ? json_object_to_json_string(v) : "none");
+	ok(st == 3 && !strcmp(str_at(w, "verdict", NULL), "out of band"),
+	   "with read_ahead_kb %s while populate_io_pages is on, the window is out of band (exit %d)",
+	   inject_kb, st);
+	ok(w && json_object_object_get_ex(w, "candidates", &v) && json_object_array_length(v) == 1 &&
+	   !strcmp(json_object_get_string(json_object_array_get_idx(v, 0)), "readahead_populate_io_pages"),
+	   "the one feature on that can explain it is the candidate");
+	act = w && json_object_object_get_ex(w, "actions", &v) ? json_object_array_get_idx(v, 0) : NULL;
+	diag("its canary: %s", str_at(act, "decision", NULL));
+	ok(!strcmp(str_at(act, "decision", NULL), "REGRESS"), "the guard ran its canary: REGRESS");
+	is_i64(read_int("/proc/sys/vm/readahead_populate_io_pages"), 0, "and the feature is off");
+	ok(access("/etc/sysctl.d/60-rafleet-readahead_populate_io_pages.conf", F_OK) == 0,
+	   "and persisted in its own drop-in");
+	if (w && json_object_object_get_ex(w, "guard_cpu_pct", &v))
+		diag("the guard's own CPU in that window: %.3f %% of one CPU", json_object_get_double(v));
+	if (o)
+		json_object_put(o);
 }
 
 int main(int argc, char **argv)
@@ -232,7 +331,7 @@ int main(int argc, char **argv)
 
 	/* 4. the injected regression, in arm B only */
 	snprintf(off_kb, sizeof(off_kb), "%d", read_int(RA_FILE));
-	inj = start_injector(inject_kb, off_kb);
+	inj = start_injector(FEATURE, inject_kb, off_kb);
 	snprintf(cmd, sizeof(cmd), "/tests/rafleet canary " FEATURE " " WORKLOADS " --file %s --act --json",
 		 file);
 	o = run_json(cmd, &st);
@@ -269,5 +368,8 @@ int main(int argc, char **argv)
 	   "rafleet status names the drop-in as the feature's boot value");
 	if (o)
 		json_object_put(o);
+
+	/* 5. the guard */
+	guard_step(file, inject_kb, off_kb);
 	return tap_done();
 }
