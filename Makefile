@@ -26,6 +26,7 @@ CFLAGS ?= -O2 -g
 WARN := -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wshadow -Wformat=2
 LDLIBS := -lcrypto -ljson-c -lsystemd -lm -pthread
 OUT := out
+VERSION := $(shell cat VERSION)
 
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ := $(LIB_SRC:src/%.c=$(OUT)/obj/%.o)
@@ -57,9 +58,9 @@ kernel: sources
 
 tools: $(OUT)/rafleet $(GUEST_BIN)
 
-$(OUT)/obj/%.o: src/%.c $(wildcard src/*.h)
+$(OUT)/obj/%.o: src/%.c $(wildcard src/*.h) VERSION
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(WARN) -DRAFLEET_VERSION='"$(VERSION)"' $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(OUT)/rafleet: $(OUT)/obj/main.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -75,7 +76,6 @@ $(OUT)/guest/%: tests/vm/guest/%.c $(LIB_OBJ) tests/unit/tap.h
 # Where `make install` puts the tools.  The RPM takes the defaults (the
 # FHS paths of Fedora and of merged-/usr Debian); debian/rules sets the
 # Debian bookworm unit directories.
-VERSION := $(shell cat VERSION)
 DESTDIR ?=
 PREFIX ?= /usr
 SYSCONFDIR ?= /etc

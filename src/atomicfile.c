@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "fileio.h"
 
 int fsync_dir_of(const char *path)
 {
@@ -27,27 +28,18 @@ int fsync_dir_of(const char *path)
 	return err;
 }
 
-int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode)
+int atomic_write_fd(const char *path, mode_t mode,
+		    int (*fill)(int fd, const void *arg), const void *arg)
 {
 	char tmp[PATH_MAX];
-	const char *p = data;
-	int fd, err = 0;
+	int fd, err;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp))
 		return -ENAMETOOLONG;
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
-	while (len && !err) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno != EINTR)
-			err = -errno;
-		else if (w > 0) {
-			p += w;
-			len -= (size_t)w;
-		}
-	}
+	err = fill(fd, arg);
 	if (!err && fchmod(fd, mode))
 		err = -errno;
 	if (!err && fsync(fd))
@@ -61,4 +53,42 @@ int atomic_write_file(const char *path, const void *data, size_t len, mode_t mod
 		return err;
 	}
 	return fsync_dir_of(path);
+}
+
+struct bytes {
+	const char *p;
+	size_t len;
+};
+
+static int write_bytes(int fd, const void *arg)
+{
+	const struct bytes *b = arg;
+
+	return write_full(fd, b->p, b->len);
+}
+
+int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+	struct bytes b = { data, len };
+
+	return atomic_write_fd(path, mode, write_bytes, &b);
+}
+
+int atomic_write_stream(const char *path, mode_t mode,
+			int (*fill)(FILE *f, const void *arg), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
+
+	if (!f)
+		return -errno;
+	err = fill(f, arg);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (!err)
+		err = atomic_write_file(path, buf, len, mode);
+	free(buf);
+	return err;
 }

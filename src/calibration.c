@@ -155,21 +155,10 @@ const struct calibration_entry *calibration_find(const struct calibration *c,
 	return NULL;
 }
 
-int calibration_save(const struct calibration *c)
+int calibration_write_json(FILE *f, const struct calibration *c)
 {
-	char path[PATH_MAX], *buf = NULL;
 	struct json_writer w;
-	size_t len = 0;
-	FILE *f;
-	int err = statedir_ensure();
 
-	if (!err)
-		err = statedir_path(CALIBRATION_FILE, path, sizeof(path));
-	if (err)
-		return err;
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return -errno;
 	json_init(&w, f, true);
 	json_obj_begin(&w, NULL);
 	json_str(&w, "schema", CALIBRATION_SCHEMA);
@@ -193,11 +182,22 @@ int calibration_save(const struct calibration *c)
 	json_arr_end(&w);
 	json_obj_end(&w);
 	json_end(&w);
-	err = json_error(&w);
-	if (fclose(f) && !err)
-		err = -EIO;
+	return json_error(&w);
+}
+
+static int calibration_fill(FILE *f, const void *c)
+{
+	return calibration_write_json(f, c);
+}
+
+int calibration_save(const struct calibration *c)
+{
+	char path[PATH_MAX];
+	int err = statedir_ensure();
+
 	if (!err)
-		err = atomic_write_file(path, buf, len, 0644);
-	free(buf);
-	return err;
+		err = statedir_path(CALIBRATION_FILE, path, sizeof(path));
+	if (err)
+		return err;
+	return atomic_write_stream(path, 0644, calibration_fill, c);
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "signrank.h"
 
@@ -57,6 +58,9 @@ int calibration_put(struct calibration *c, const struct calibration_entry *e);
 
 const struct calibration_entry *calibration_find(const struct calibration *c,
 						 const char *scenario);
+
+/* The calibration as a JSON document on @f.  0 or -errno. */
+int calibration_write_json(FILE *f, const struct calibration *c);
 
 /* Write it atomically (the state directory is made if missing). */
 int calibration_save(const struct calibration *c);

@@ -116,8 +116,6 @@ static int measure_one(const struct canary_args *a, const struct scenario *s,
 
 static void print(const struct canary_args *a, const struct calibration *c)
 {
-	struct json_writer w;
-
 	if (!a->json) {
 		printf("calibration of machine %s, kernel %s, %s\n", c->machine_id, c->kernel, c->time);
 		printf("A/A intervals at %.2f %%, floor %.1f %%\n\n", (1 - c->alpha_look) * 100,
@@ -129,28 +127,7 @@ static void print(const struct canary_args *a, const struct calibration *c)
 			       c->e[i].hi * 100, c->e[i].delta * 100);
 		return;
 	}
-	json_init(&w, stdout, true);
-	json_obj_begin(&w, NULL);
-	json_str(&w, "schema", CALIBRATION_SCHEMA);
-	json_str(&w, "machine_id", c->machine_id);
-	json_str(&w, "kernel", c->kernel);
-	json_str(&w, "time", c->time);
-	json_double(&w, "alpha_look", c->alpha_look);
-	json_double(&w, "floor", c->floor);
-	json_arr_begin(&w, "deltas");
-	for (int i = 0; i < c->n; i++) {
-		json_obj_begin(&w, NULL);
-		json_str(&w, "scenario", c->e[i].scenario);
-		json_double(&w, "delta", c->e[i].delta);
-		json_double(&w, "estimate", c->e[i].estimate);
-		json_double(&w, "lo", c->e[i].lo);
-		json_double(&w, "hi", c->e[i].hi);
-		json_u64(&w, "pairs", c->e[i].pairs);
-		json_obj_end(&w);
-	}
-	json_arr_end(&w);
-	json_obj_end(&w);
-	json_end(&w);
+	calibration_write_json(stdout, c);
 }
 
 int cmd_calibrate(int argc, char **argv)

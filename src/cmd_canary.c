@@ -197,27 +197,35 @@ static int report_paths(const struct canary_args *a, const struct canary_opts *o
 	return 0;
 }
 
+struct report_ctx {
+	const struct canary_opts *o;
+	const struct canary_result *r;
+	const struct canary_decision *d;
+};
+
+static int svg_fill(FILE *f, const void *arg)
+{
+	const struct report_ctx *c = arg;
+
+	canary_report_svg(f, c->o, c->r);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int json_fill(FILE *f, const void *arg)
+{
+	const struct report_ctx *c = arg;
+
+	canary_report_json(f, c->o, c->r, c->d);
+	return ferror(f) ? -EIO : 0;
+}
+
 /* The picture, or the JSON report, written atomically.  0 or -errno. */
 static int write_report(const char *path, bool svg, const struct canary_opts *o,
 			const struct canary_result *r, const struct canary_decision *d)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int err = 0;
+	struct report_ctx c = { o, r, d };
 
-	if (!f)
-		return -errno;
-	if (svg)
-		canary_report_svg(f, o, r);
-	else
-		canary_report_json(f, o, r, d);
-	if (fclose(f))
-		err = -EIO;
-	if (!err)
-		err = atomic_write_file(path, buf, len, 0644);
-	free(buf);
-	return err;
+	return atomic_write_stream(path, 0644, svg ? svg_fill : json_fill, &c);
 }
 
 static int act(struct rollout *ro, const struct canary_opts *o,

@@ -22,6 +22,7 @@
 #include "guard_baseline.h"
 #include "guard_canary.h"
 #include "guard_report.h"
+#include "rollout.h"
 #include "statedir.h"
 #include "syscount.h"
 
@@ -181,11 +182,48 @@ static int baseline_store(struct guard *g)
 	return err;
 }
 
+/*
+ * An out-of-band window goes into the rollout history and the journal,
+ * with what left its band and what will be asked, before any canary runs
+ * (each canary then records its own verdict and decision).  The guard
+ * holds the lock only for that: the canaries take it themselves.
+ */
+static void record_out_of_band(const struct guard *g, const struct guard_result *r)
+{
+	char detail[1024];
+	size_t used = 0;
+	struct rollout *ro;
+
+	used += (size_t)snprintf(detail, sizeof(detail), "window %u out of band:", r->index);
+	for (int m = 0; m < GM_NR && used < sizeof(detail); m++) {
+		if (r->j.pos[m] != POS_LOW && r->j.pos[m] != POS_HIGH)
+			continue;
+		used += (size_t)snprintf(detail + used, sizeof(detail) - used,
+					 " %s %s (%.3g, band %.3g..%.3g);", guard_metric_names[m],
+					 band_pos_names[r->j.pos[m]], r->w.m[m].v,
+					 r->j.band[m].low, r->j.band[m].high);
+	}
+	for (int i = 0; i < nr_features && used < sizeof(detail); i++)
+		if (r->j.candidates & (1u << i))
+			used += (size_t)snprintf(detail + used, sizeof(detail) - used,
+						 " candidate %s;", features[i].name);
+	if (used < sizeof(detail))
+		snprintf(detail + used, sizeof(detail) - used, " %s",
+			 !g->a.act ? "reported only (no --act)" :
+			 r->j.candidates ? "running their canaries" :
+			 "no feature that is on explains it");
+	if (rollout_open(&ro, "guard"))
+		return;		/* said why; the report still has it all */
+	rollout_record(ro, "guard", detail);
+	rollout_close(ro);
+}
+
 /* Ask the canary of every candidate; count what failed. */
 static void act(struct guard *g, struct guard_result *r)
 {
 	if (r->j.verdict != V_OUT_OF_BAND)
 		return;
+	record_out_of_band(g, r);
 	if (!g->a.act) {
 		r->not_acted = "--act not given: reported only";
 		return;

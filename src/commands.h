@@ -2,7 +2,10 @@
 #ifndef RAFLEET_COMMANDS_H
 #define RAFLEET_COMMANDS_H
 
-#define RAFLEET_VERSION "0.1.0"
+/* The Makefile passes VERSION; a build without it says so. */
+#ifndef RAFLEET_VERSION
+#define RAFLEET_VERSION "unknown"
+#endif
 
 /* Exit codes shared by every command. */
 enum {

@@ -38,3 +38,20 @@ out:
 	close(fd);
 	return ret;
 }
+
+int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (w > 0) {
+			p += w;
+			len -= (size_t)w;
+		}
+	}
+	return 0;
+}

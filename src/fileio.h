@@ -12,4 +12,7 @@
  */
 int read_small_file(const char *path, char *buf, size_t len);
 
+/* Write all @len bytes of @buf to @fd (restarting on EINTR).  0 or -errno. */
+int write_full(int fd, const void *buf, size_t len);
+
 #endif

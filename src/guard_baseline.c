@@ -32,16 +32,11 @@ int guard_baseline_name(const char *release, unsigned int mask, char *out,
 	return 0;
 }
 
-int guard_baseline_save(const char *path, const struct baseline *b)
+static int baseline_fill(FILE *f, const void *arg)
 {
+	const struct baseline *b = arg;
 	struct json_writer w;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int err;
 
-	if (!f)
-		return -errno;
 	json_init(&w, f, true);
 	json_obj_begin(&w, NULL);
 	json_str(&w, "schema", GUARD_BASELINE_SCHEMA);
@@ -60,13 +55,12 @@ int guard_baseline_save(const char *path, const struct baseline *b)
 	json_obj_end(&w);
 	json_obj_end(&w);
 	json_end(&w);
-	err = json_error(&w);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (!err)
-		err = atomic_write_file(path, buf, len, 0644);
-	free(buf);
-	return err;
+	return json_error(&w);
+}
+
+int guard_baseline_save(const char *path, const struct baseline *b)
+{
+	return atomic_write_stream(path, 0644, baseline_fill, b);
 }
 
 static struct json_object *member(struct json_object *o, const char *key,

@@ -403,20 +403,12 @@ int state_write_json(FILE *f, const struct state *s)
 	return json_error(&w) || ferror(f) ? -EIO : 0;
 }
 
+static int state_fill(FILE *f, const void *s)
+{
+	return state_write_json(f, s);
+}
+
 int state_save(const struct state *s, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int err;
-
-	if (!f)
-		return -errno;
-	err = state_write_json(f, s);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (!err)
-		err = atomic_write_file(path, buf, len, 0644);
-	free(buf);
-	return err;
+	return atomic_write_stream(path, 0644, state_fill, s);
 }

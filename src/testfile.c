@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "atomicfile.h"
+#include "fileio.h"
 #include "testfile.h"
 
 #include <errno.h>
@@ -118,28 +119,32 @@ static int write_all(int fd, off_t size, uint64_t seed)
 		return -ENOMEM;
 	for (uint64_t b = 0; b < blocks && !err;) {
 		size_t n = blocks - b < chunk ? blocks - b : chunk;
-		size_t len = n * TESTFILE_BLOCK, done = 0;
+		size_t len = n * TESTFILE_BLOCK;
 
 		for (size_t i = 0; i < n; i++)
 			testfile_block(seed, b + i, buf + i * TESTFILE_BLOCK);
-		while (done < len && !err) {
-			ssize_t w = write(fd, buf + done, len - done);
-
-			if (w < 0 && errno != EINTR)
-				err = -errno;
-			else if (w > 0)
-				done += w;
-		}
+		err = write_full(fd, buf, len);
 		b += n;
 	}
 	free(buf);
 	return err;
 }
 
+struct pattern {
+	off_t size;
+	uint64_t seed;
+};
+
+static int fill(int fd, const void *arg)
+{
+	const struct pattern *p = arg;
+
+	return write_all(fd, p->size, p->seed);
+}
+
 int testfile_ensure(const char *path, off_t size, uint64_t seed, int *made)
 {
-	char tmp[PATH_MAX];
-	int fd, err;
+	int err;
 
 	*made = 0;
 	if (size <= 0 || size % TESTFILE_BLOCK)
@@ -152,24 +157,9 @@ int testfile_ensure(const char *path, off_t size, uint64_t seed, int *made)
 	if (err != -ENOENT)
 		return err;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	err = write_all(fd, size, seed);
-	if (!err && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && fchmodat(AT_FDCWD, tmp, 0644, 0))
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err) {
-		unlink(tmp);
+	err = atomic_write_fd(path, 0644, fill, &(struct pattern){ size, seed });
+	if (err)
 		return err;
-	}
 	*made = 1;
-	return fsync_dir_of(path);
+	return 0;
 }
