@@ -81,8 +81,8 @@ static int pick_deltas(const struct canary_args *a, struct canary_opts *o,
 
 		o->delta[w] = a->delta ? a->delta : a->floor;
 		d->delta_source[w] = a->delta ? "option" : "floor";
-		if (e && e->delta > a->floor) {
-			o->delta[w] = e->delta;
+		if (e) {	/* never below the floor this run asks for */
+			o->delta[w] = e->delta > a->floor ? e->delta : a->floor;
 			d->delta_source[w] = "calibration";
 		}
 	}
