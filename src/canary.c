@@ -178,31 +178,48 @@ static int set_arm(const struct canary_opts *o, struct canary_result *r, int arm
 }
 
 /*
- * Run every workload o->runs times in @arm; @res[w] is its run with the
- * least wall time: interference (another process, the host) only ever
- * adds time, so the least of a few cold runs is the steadiest measure of
- * one.  Its counts come from that same run.
+ * Run every workload once in @arm; where @keep is set, @res[w] keeps the
+ * run with the least wall time (interference only ever adds time), with
+ * the counts of that same run.
  */
 static int run_arm(const struct canary_opts *o, struct canary_result *r,
 		   struct measure_file *mf, int arm, uint64_t seed,
-		   struct run_result *res)
+		   struct run_result *res, bool keep)
 {
 	static struct run_result one;
 	struct measure_opts mo = { .seed = seed, .ring_pages = o->ring_pages };
-	unsigned int runs = o->runs ? o->runs : 1;
 	int err = set_arm(o, r, arm);
 
 	for (int w = 0; w < o->nr_workloads && !err; w++) {
-		for (unsigned int k = 0; k < runs && !err; k++) {
-			err = measure_run(&mf[w], o->workload[w], &mo, &one);
-			if (!err && one.status)
-				err = one.status;
-			if (err)
-				snprintf(r->error, sizeof(r->error), "%s failed in arm %c: %s",
-					 o->workload[w]->name, 'A' + arm, strerror(-err));
-			else if (!k || one.wall_ns < res[w].wall_ns)
-				res[w] = one;
-		}
+		err = measure_run(&mf[w], o->workload[w], &mo, &one);
+		if (!err && one.status)
+			err = one.status;
+		if (err)
+			snprintf(r->error, sizeof(r->error), "%s failed in arm %c: %s",
+				 o->workload[w]->name, 'A' + arm, strerror(-err));
+		else if (!keep || one.wall_ns < res[w].wall_ns)
+			res[w] = one;
+	}
+	return err;
+}
+
+/*
+ * One pair: o->runs rounds of both arms, alternating inside the pair too
+ * (A B A B ... or B A B A ...), so that a spell of interference, which
+ * lasts longer than a run, falls on both arms alike.  @a and @b get each
+ * arm's least wall time.
+ */
+static int run_pair(const struct canary_opts *o, struct canary_result *r,
+		    struct measure_file *mf, int lead, uint64_t seed,
+		    struct run_result *a, struct run_result *b)
+{
+	unsigned int runs = o->runs ? o->runs : 1;
+	int err = 0;
+
+	for (unsigned int k = 0; k < runs && !err; k++) {
+		err = run_arm(o, r, mf, lead, seed, lead ? b : a, k);
+		if (!err)
+			err = run_arm(o, r, mf, !lead, seed, lead ? a : b, k);
 	}
 	return err;
 }
@@ -223,26 +240,21 @@ static void progress(const struct canary_opts *o, unsigned int pair,
 static int canary_blocks(const struct canary_opts *o, struct canary_result *r,
 			 struct measure_file *mf)
 {
-	struct run_result first[CANARY_MAX_WORKLOADS], second[CANARY_MAX_WORKLOADS];
+	struct run_result a[CANARY_MAX_WORKLOADS], b[CANARY_MAX_WORKLOADS];
 	int err;
 
 	/* the unmeasured warm-up, in arm B */
-	err = run_arm(o, r, mf, 1, o->seed, first);
+	err = run_arm(o, r, mf, 1, o->seed, b, false);
 	for (unsigned int n = 0; !err && n < o->plan.pairs_max; n++) {
-		/* ABBA: even pairs run A then B, odd pairs B then A */
+		/* ABBA: even pairs start with A, odd pairs with B */
 		int lead = n % 2;
-		uint64_t seed = o->seed + n;
 
-		err = run_arm(o, r, mf, lead, seed, first);
-		if (!err)
-			err = run_arm(o, r, mf, !lead, seed, second);
+		err = run_pair(o, r, mf, lead, o->seed + n, a, b);
 		if (err)
 			break;
 		for (int w = 0; w < o->nr_workloads; w++)
-			canary_add_pair(r, w, n, lead ? &second[w] : &first[w],
-					lead ? &first[w] : &second[w]);
-		progress(o, n, lead ? "B,A" : "A,B", lead ? second : first,
-			 lead ? first : second);
+			canary_add_pair(r, w, n, &a[w], &b[w]);
+		progress(o, n, lead ? "B,A" : "A,B", a, b);
 		if (!seqrule_is_look(&o->plan, n + 1))
 			continue;
 		canary_judge(o, r, n + 1);

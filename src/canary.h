@@ -6,7 +6,8 @@
  * the pairs (A, B) and (B, A) of one block, so that a drift in time
  * cancels within it.  Every run is cold (measure_run()), a pair's two runs
  * use the same seed, and one unmeasured run of each workload goes first.
- * Each arm of a pair is the least wall time of a few cold runs.
+ * Each arm of a pair is the least wall time of a few cold runs, the two
+ * arms alternating inside the pair too (A B A B A B).
  * After each block the sequential rule (seqrule.h) judges the wall time
  * of each workload; a REGRESS must be corroborated before it may act.
  */
