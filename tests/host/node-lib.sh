@@ -172,3 +172,71 @@ build_hello() {
 
 # entry_field ENTRY FIELD: a field of a boot loader entry
 entry_field() { awk -v f="$2" '$1 == f { sub(/^[^ \t]+[ \t]+/, ""); print; exit }' "$1"; }
+
+# node_dnf_setup WORK ROOT REPO: dnf 4 and rpm for the node root: its rpm
+# database in /var/lib/rpm (Debian's rpm would use ~/.rpmdb), the signed
+# repository REPO with gpgcheck and repo_gpgcheck, dnf's cache and log
+# under WORK.  Then dnf_node ARGS... and rpm_node ARGS... act on the node
+# (dnf's scriptlets run chrooted, with the node's /proc, /sys and /dev).
+node_dnf_setup() {
+	NODE_DNF_W=$1 NODE_DNF_ROOT=$2
+	mkdir -p "$1/home" "$1/repos.d" "$1/dnf-log"
+	echo '%_dbpath /var/lib/rpm' > "$1/home/.rpmmacros"
+	export HOME="$1/home"
+	cat > "$1/dnf.conf" <<CONF
+[main]
+gpgcheck=1
+installonly_limit=3
+install_weak_deps=False
+keepcache=False
+CONF
+	cat > "$1/repos.d/rafleet.repo" <<CONF
+[rafleet]
+name=rafleet kernel and tools
+baseurl=file://$3
+enabled=1
+gpgcheck=1
+repo_gpgcheck=1
+gpgkey=file://$3/RPM-GPG-KEY-rafleet
+CONF
+}
+dnf_node() {
+	node_ns "$NODE_DNF_ROOT" dnf -y --installroot="$NODE_DNF_ROOT" \
+		--config="$NODE_DNF_W/dnf.conf" --releasever=12 \
+		--setopt=reposdir="$NODE_DNF_W/repos.d" --setopt=cachedir="$NODE_DNF_W/dnf-cache" \
+		--setopt=logdir="$NODE_DNF_W/dnf-log" "$@"
+}
+rpm_node() { rpm --root "$NODE_DNF_ROOT" "$@"; }
+
+# node_dnf_base: build rafleet-node-base (node_base_spec) for the node set
+# up by node_dnf_setup, and install it: what dpkg installed, for dnf.
+node_dnf_base() {
+	local d="$NODE_DNF_W/nodebase"
+	mkdir -p "$d"
+	node_base_spec "$NODE_DNF_ROOT" > "$d/rafleet-node-base.spec"
+	run_ok "the node base package builds ($(grep -c '^Provides:' "$d/rafleet-node-base.spec") provides)" \
+		rpmbuild -bb --nodeps --define "_topdir $d" --define "_rpmdir $d" \
+		--define "_build_name_fmt %%{NAME}.rpm" "$d/rafleet-node-base.spec" || return 1
+	run_ok "dnf installs the node base into the node root" dnf_node install "$d/rafleet-node-base.rpm"
+}
+
+# boot_entry_default IMAGE: the boot loader entry a systemd-boot would start
+# from the ext4 root filesystem IMAGE (read with debugfs, not mounted): the
+# entry file that loader.conf's "default" glob names, else the last entry
+# in version order.  Prints "LINUX INITRD OPTIONS" of that entry.
+boot_entry_default() {
+	local img=$1 pat e best=
+	pat=$(debugfs -R "cat /boot/loader/loader.conf" "$img" 2>/dev/null |
+		awk '$1 == "default" { print $2; exit }')
+	for e in $(debugfs -R "ls /boot/loader/entries" "$img" 2>/dev/null |
+		   tr -s ' \t' '\n' | grep '\.conf$' | sort -V); do
+		# shellcheck disable=SC2053
+		if [ -n "$pat" ] && [[ $e == $pat ]]; then best=$e; break; fi
+		[ -z "$pat" ] && best=$e
+	done
+	[ -n "$best" ] || return 1
+	debugfs -R "cat /boot/loader/entries/$best" "$img" 2>/dev/null | awk '
+		$1 == "linux" { l = $2 } $1 == "initrd" { i = $2 }
+		$1 == "options" { sub(/^options[ \t]+/, ""); o = $0 }
+		END { if (l == "") exit 1; print l, i, o }'
+}

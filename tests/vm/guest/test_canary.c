@@ -130,30 +130,17 @@ static void write_str(const char *path, const char *val)
 	}
 }
 
-/*
- * The injection: read_ahead_kb follows the feature's sysctl, @on_kb while
- * it is 1, @off_kb otherwise, checked every 0.5 ms.  The canary empties
- * the page cache between setting the sysctl and opening the file (which
- * is when readahead takes the device's read_ahead_kb), which takes longer.
- */
+/* The injection (ra_inject.c): read_ahead_kb follows @feature's sysctl. */
 static pid_t start_injector(const char *feature, const char *on_kb, const char *off_kb)
 {
-	char path[256];
 	pid_t pid = fork();
 
-	if (pid)
-		return pid;
-	snprintf(path, sizeof(path), "/proc/sys/vm/%s", feature);
-	for (int last = -1;;) {
-		int v = read_int(path);
-		struct timespec ts = { 0, 500000 };
-
-		if (v != last) {
-			write_str(RA_FILE, v == 1 ? on_kb : off_kb);
-			last = v;
-		}
-		nanosleep(&ts, NULL);
+	if (!pid) {
+		execl("/tests/ra_inject", "ra_inject", feature, RA_FILE, on_kb, off_kb,
+		      (char *)NULL);
+		_exit(127);
 	}
+	return pid;
 }
 
 /* A reader, for @secs seconds: the file from a cold cache, 128 KiB a read. */
