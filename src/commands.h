@@ -25,5 +25,6 @@ int cmd_rollback(int argc, char **argv);
 int cmd_smoke(int argc, char **argv);
 int cmd_stage(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif

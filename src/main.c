@@ -20,6 +20,7 @@ static const struct {
 	{ "smoke", cmd_smoke, "on a trial boot: smoke workloads, kernel log, baseline; roll back on failure" },
 	{ "stage", cmd_stage, "baseline this kernel, then kexec into a trial of another" },
 	{ "status", cmd_status, "the kernel, sysctls, kernels and boot entries of this host" },
+	{ "tune", cmd_tune, "set each block device's read_ahead_kb by the policy, or restore it" },
 };
 
 static void usage(FILE *f)
