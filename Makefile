@@ -86,6 +86,7 @@ KERNELINSTALLDIR ?= $(PREFIX)/lib/kernel/install.d
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/rafleet
 STATEDIR ?= /var/lib/rafleet
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 
 install: $(OUT)/rafleet
 	install -D -m 0755 $(OUT)/rafleet $(DESTDIR)$(PREFIX)/bin/rafleet
@@ -100,6 +101,9 @@ install: $(OUT)/rafleet
 	install -D -m 0755 kernel-install/50-rafleet-dracut.install \
 		$(DESTDIR)$(KERNELINSTALLDIR)/50-rafleet-dracut.install
 	install -D -m 0644 etc/smoke.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/smoke.conf
+	install -D -m 0644 etc/tune.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/tune.conf
+	install -D -m 0644 udev/60-rafleet-tune.rules $(DESTDIR)$(UDEVRULESDIR)/60-rafleet-tune.rules
+	install -D -m 0644 systemd/rafleet-tune@.service $(DESTDIR)$(UNITDIR)/rafleet-tune@.service
 
 # Packages.  The kernel RPM is built by rpmbuild from the pinned source and
 # patches/series (SPECS/kernel-rafleet.spec), through the same ccache as
@@ -112,7 +116,7 @@ PKG_VARIANTS ?= vanilla patched
 KERNEL_INPUTS := SPECS/kernel-rafleet.spec $(wildcard patches/*) $(wildcard SOURCES/*) \
 	scripts/mkconfig scripts/kernel-release scripts/build-rpm scripts/build-deb
 TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
-	etc kernel-install debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
+	etc udev kernel-install debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
 
 packages: rpm deb repo
 
