@@ -26,7 +26,8 @@ static void smoke_usage(FILE *f)
 "back (rafleet rollback --kernel).  'rafleet promote' needs a pass.\n"
 "\n"
 "options:\n"
-"  -d, --delta PERCENT   the loss that counts (default 5)\n"
+"  -d, --delta PERCENT   the loss that counts (default: RAFLEET_SMOKE_DELTA\n"
+"                        of smoke.conf, else 5)\n"
 "  -t, --timeout SECONDS the time limit of each bench run (default 600)\n"
 "  -R, --no-rollback     record a failure, do not roll back\n"
 "  -n, --no-exec         roll back by loading the previous kernel only\n"
@@ -62,7 +63,7 @@ int cmd_smoke(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct smoke_opts o = { .delta = SMOKE_DEFAULT_DELTA,
+	struct smoke_opts o = { .delta = 0,	/* smoke.conf, or the default */
 				.timeout_s = SMOKE_DEFAULT_TIMEOUT_S,
 				.rollback = true, .exec = true };
 	struct smoke_report rep;

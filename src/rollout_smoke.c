@@ -148,6 +148,7 @@ int rollout_smoke(struct rollout *r, const struct smoke_opts *o,
 	char saved[16][96], why[512] = "", reason[1100];
 	const char *args[16];
 	struct smoke_config c;
+	struct smoke_opts eff;
 	int n, err;
 
 	memset(rep, 0, sizeof(*rep));
@@ -161,6 +162,11 @@ int rollout_smoke(struct rollout *r, const struct smoke_opts *o,
 		fprintf(stderr, "rafleet smoke: %s\n", why);
 		return err;
 	}
+	/* --delta, else the configuration's, else the default */
+	eff = *o;
+	if (!eff.delta)
+		eff.delta = c.delta ? c.delta : SMOKE_DEFAULT_DELTA;
+	o = &eff;
 	save_features(saved, args, &n);
 	err = rollout_begin(r, "smoke", args, (size_t)n);
 	if (err)

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "feature.h"
+#include "parsenum.h"
 #include "rootdir.h"
 #include "runcmd.h"
 
@@ -61,6 +62,14 @@ int smoke_config_load(struct smoke_config *c, char *why, size_t len)
 			set(c->size, sizeof(c->size), eq);
 		else if (!strcmp(p, "RAFLEET_SMOKE_REPEAT"))
 			set(c->repeat, sizeof(c->repeat), eq);
+		else if (!strcmp(p, "RAFLEET_SMOKE_DELTA") &&
+			 parse_percent(eq, 0.1, 100, &c->delta)) {
+			snprintf(why, len, "%s: RAFLEET_SMOKE_DELTA=%s is not a percentage 0.1..100",
+				 SMOKE_CONF, eq);
+			free(line);
+			fclose(f);
+			return -EINVAL;
+		}
 	}
 	free(line);
 	fclose(f);

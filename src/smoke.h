@@ -22,6 +22,7 @@ struct smoke_config {
 	char file[PATH_MAX];
 	char size[32];
 	char repeat[16];
+	double delta;		/* RAFLEET_SMOKE_DELTA as a fraction; 0: not set */
 };
 
 /* Read SMOKE_CONF under $RAFLEET_ROOT (the defaults where it is silent). */
