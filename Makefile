@@ -12,6 +12,7 @@
 #   make check          unit tests (+ ASan/UBSan), kernel, packages, QEMU
 #   make vm-canary-full the canary in QEMU with 20 A/A trials
 #   make vm-kexec       the kernel rollback by kexec in QEMU
+#   make demo           the host rollout on a booted guest, told step by step
 #
 # The kernel source, build directories and ccache live in RAFLEET_CACHE,
 # outside the repository; build output of the tools lives in out/.
@@ -39,7 +40,7 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec check clean help
+	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo check clean help
 
 all: packages
 
@@ -175,6 +176,11 @@ vm-canary: tools kernel
 
 vm-canary-full: tools kernel
 	RAFLEET_VM_SUITE=tests/vm/suite-canary-full tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
+
+# demo: the whole host rollout on a booted systemd guest, told as it goes,
+# then a report (scripts/demo; the same test as make check's rollout-guest).
+demo: packages tools
+	scripts/demo
 
 # vm-kexec: stage from the vanilla kernel into the patched one, a smoke run
 # that crashes, and the rollback by kexec (the vanilla build comes from
