@@ -12,6 +12,7 @@
 
 #include "fakefs.h"
 #include "kmsg.h"
+#include "feature.h"
 #include "smoke.h"
 #include "tap.h"
 
@@ -54,6 +55,7 @@ static void test_config_and_timeout(void)
 {
 	struct smoke_config c;
 	char why[256], root[sizeof(tmp) + 8], bench[sizeof(tmp) + 16], *json = NULL;
+	char procsys[sizeof(tmp) + 16], rel0[sizeof(tmp) + 24];
 
 	snprintf(root, sizeof(root), "%s/root", tmp);
 	setenv("RAFLEET_ROOT", root, 1);
@@ -75,11 +77,28 @@ static void test_config_and_timeout(void)
 	is_str(why, "bench did not finish in 1 s: killed", "  says so");
 	free(json);
 	fakefs_put(tmp, "bench", "#!/bin/sh\necho \"$*\"\nexit 3\n");
+	/* a rafleet kernel: the six sysctls exist, all go to 0 */
+	snprintf(procsys, sizeof(procsys), "%s/procsys", tmp);
+	for (int i = 0; i < nr_features; i++) {
+		char rel[96];
+
+		snprintf(rel, sizeof(rel), "vm/%s", features[i].name);
+		fakefs_put(procsys, rel, "1\n");
+	}
+	setenv("RAFLEET_PROCSYS", procsys, 1);
 	is_i64(smoke_bench(&c, true, 10, &json, why, sizeof(why)), -EIO, "a bench run that exits 3: -EIO");
 	is_str(why, "bench exit 3", "  says so");
 	ok(json && strstr(json, "bench run seq-read populate-read --file /srv/smoke.dat --size 1G --repeat 5 --verify --json --sysctl vm.readahead_unbounded_large_folios=0"),
 	   "  its arguments: the config, --verify --json, every feature at 0");
+	ok(json && strstr(json, "--sysctl vm.readahead_exec_large_folio=0"), "  the last feature too");
 	free(json);
+	/* a kernel without them (7.3.4 as Debian ships it): nothing to set */
+	snprintf(rel0, sizeof(rel0), "%s/vm", procsys);
+	fakefs_rm_tree(rel0);
+	smoke_bench(&c, true, 10, &json, why, sizeof(why));
+	ok(json && !strstr(json, "--sysctl"), "  on a kernel without the sysctls, no --sysctl: they are off");
+	free(json);
+	unsetenv("RAFLEET_PROCSYS");
 	unsetenv("RAFLEET_BENCH");
 }
 
