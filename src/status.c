@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rollout.h"
+#include "statedir.h"
 
 static void read_live(struct status *st)
 {
@@ -61,6 +62,20 @@ static void read_rollout(struct status *st)
 		r->has_next = rollout_next(&r->st, &r->now, r->next, sizeof(r->next));
 }
 
+static int read_canaries(struct status *st)
+{
+	int err = statedir_path(STATUS_CANARY_DIR, st->canary_dir, sizeof(st->canary_dir));
+
+	if (err) {
+		warn_add(&st->warn, "the canary reports' directory: %s", strerror(-err));
+		return 0;
+	}
+	st->canary = calloc(nr_features, sizeof(*st->canary));
+	if (!st->canary)
+		return -ENOMEM;
+	return status_canaries_load(st->canary_dir, st->canary, &st->nr_canary, &st->warn);
+}
+
 int status_collect(struct status *st, const char *root)
 {
 	DIR *d;
@@ -80,6 +95,9 @@ int status_collect(struct status *st, const char *root)
 	if (!st->feat)
 		return -ENOMEM;
 	read_live(st);
+	err = read_canaries(st);
+	if (err)
+		return err;
 	err = sysctld_load(&st->sysctl, root, &st->warn);
 	if (err)
 		return err;
@@ -95,6 +113,7 @@ int status_collect(struct status *st, const char *root)
 void status_free(struct status *st)
 {
 	free(st->feat);
+	free(st->canary);
 	sysctld_free(&st->sysctl);
 	kernels_free(&st->kernels);
 	boot_loader_free(&st->boot);

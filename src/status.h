@@ -2,8 +2,9 @@
 /*
  * The host's rafleet state, gathered for `rafleet status`: the running
  * kernel and its vm.readahead_* sysctls, the value each would get at boot
- * from sysctl.d, the kernels installed, the boot entries and the rollout
- * state (state.h).  Read-only: the state file is read without the lock.
+ * from sysctl.d, the kernels installed, the boot entries, the rollout
+ * state (state.h) and each feature's latest canary report (status_canary.h).
+ * Read-only: the state file is read without the lock.
  */
 #ifndef RAFLEET_STATUS_H
 #define RAFLEET_STATUS_H
@@ -15,6 +16,7 @@
 #include "kernels.h"
 #include "running.h"
 #include "state.h"
+#include "status_canary.h"
 #include "sysctld.h"
 #include "warnings.h"
 
@@ -45,6 +47,9 @@ struct status {
 	struct kernels kernels;
 	struct boot_loader boot;
 	struct rollout_status rollout;
+	char canary_dir[4096];	/* STATEDIR/canary */
+	struct status_canary *canary;	/* nr_canary of them, in feature order */
+	size_t nr_canary;
 	struct warnings warn;
 };
 

@@ -2,6 +2,7 @@
 #include "status_report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "json.h"
@@ -141,6 +142,44 @@ static void rollout_json(struct json_writer *w, const struct status *st)
 	json_obj_end(w);
 }
 
+static void canaries_json(struct json_writer *w, const struct status *st)
+{
+	char sysctl[128];
+
+	json_arr_begin(w, "canaries");
+	for (size_t i = 0; i < st->nr_canary; i++) {
+		const struct status_canary *c = &st->canary[i];
+
+		snprintf(sysctl, sizeof(sysctl), "vm.%s", c->f->name);
+		json_obj_begin(w, NULL);
+		json_str(w, "feature", c->f->name);
+		json_str(w, "sysctl", sysctl);
+		json_str(w, "report", c->path);
+		json_str(w, "time", c->time);
+		json_str(w, "verdict", c->verdict);
+		json_boolean(w, "aa", c->aa);
+		json_u64(w, "pairs", c->pairs);
+		json_obj_begin(w, "decision");
+		json_str(w, "action", c->action);
+		json_boolean(w, "acted", c->acted);
+		json_obj_end(w);
+		json_arr_begin(w, "workloads");
+		for (int k = 0; k < c->nr_workloads; k++) {
+			json_obj_begin(w, NULL);
+			json_str(w, "scenario", c->w[k].scenario);
+			json_str(w, "metric", canary_metrics[CM_WALL].name);
+			json_double(w, "estimate", c->w[k].estimate);
+			json_double(w, "lo", c->w[k].lo);
+			json_double(w, "hi", c->w[k].hi);
+			json_double(w, "delta", c->w[k].delta);
+			json_obj_end(w);
+		}
+		json_arr_end(w);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
 static void warnings_json(struct json_writer *w, const struct status *st)
 {
 	char lost[64];
@@ -175,6 +214,7 @@ int status_json(FILE *f, const struct status *st)
 	kernels_json(&w, st);
 	boot_loader_json(&w, st);
 	rollout_json(&w, st);
+	canaries_json(&w, st);
 	warnings_json(&w, st);
 	json_obj_end(&w);
 	json_end(&w);
@@ -253,6 +293,45 @@ static void rollout_table(FILE *f, const struct status *st)
 	rollout_state_table(f, &r->st, r->has_next ? r->next : NULL);
 }
 
+/* "seq-read +26.6 % [+17.0, +52.7]": a change and its interval, in %. */
+static void change_col(FILE *f, const struct status_canary_workload *w)
+{
+	if (isnan(w->estimate)) {
+		fprintf(f, "%s not measured", w->scenario);
+		return;
+	}
+	fprintf(f, "%s %+.1f %%", w->scenario, w->estimate * 100);
+	if (isnan(w->lo) || isnan(w->hi))
+		fprintf(f, " [no interval yet]");
+	else
+		fprintf(f, " [%+.1f, %+.1f]", w->lo * 100, w->hi * 100);
+}
+
+static void canaries_table(FILE *f, const struct status *st)
+{
+	fprintf(f, "\ncanaries (%s), the latest report of each feature\n", st->canary_dir);
+	if (!st->nr_canary)
+		fprintf(f, "  none\n");
+	for (size_t i = 0; i < st->nr_canary; i++) {
+		const struct status_canary *c = &st->canary[i];
+		char name[128], pairs[32], decision[48];
+
+		snprintf(name, sizeof(name), "vm.%s", c->f->name);
+		snprintf(pairs, sizeof(pairs), "%u pairs", c->pairs);
+		/* only a turn-off is ever done (--act), or only proposed */
+		snprintf(decision, sizeof(decision), "%s%s%s", c->action,
+			 c->acted ? " (done)" : !strcmp(c->action, "turn-off") ? " (proposed)" : "",
+			 c->aa ? ", A/A" : "");
+		fprintf(f, "  %-34s %-7s %-9s %-19s %s ", name, c->verdict, pairs, decision,
+			c->time);
+		for (int k = 0; k < c->nr_workloads; k++) {
+			fputs(k ? ", " : " ", f);
+			change_col(f, &c->w[k]);
+		}
+		fputc('\n', f);
+	}
+}
+
 int status_table(FILE *f, const struct status *st)
 {
 	fprintf(f, "kernel  %s: %s (%d of %d vm.readahead_* sysctls)\n",
@@ -266,6 +345,7 @@ int status_table(FILE *f, const struct status *st)
 	kernels_table(f, st);
 	boot_table(f, st);
 	rollout_table(f, st);
+	canaries_table(f, st);
 	if (st->warn.nr || st->warn.lost)
 		fprintf(f, "\nwarnings\n");
 	for (size_t i = 0; i < st->warn.nr; i++)

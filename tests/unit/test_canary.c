@@ -2,7 +2,8 @@
 /*
  * canary: pairs folded into log-ratios (counts with +1, unavailable
  * measurements), verdicts over workloads, corroboration by a clock-free
- * counter or a second workload, and the report's JSON and picture.
+ * counter or a second workload, and the report's JSON and picture; the
+ * report as `rafleet status` reads it back (status_canary.h).
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -10,6 +11,8 @@
 
 #include "canary.h"
 #include "canary_report.h"
+#include "fakefs.h"
+#include "status_canary.h"
 #include "tap.h"
 
 static struct canary_opts opts(int workloads)
@@ -178,6 +181,36 @@ int main(void)
 		is_u64(circles, 20, "a dot per pair and workload (20)");
 	}
 	free(buf);
+
+	/* what the canary writes is what status reads */
+	{
+		char dir[] = "/tmp/rafleet-canary-report-XXXXXX";
+		struct status_canary c[6];
+		struct warnings w = { 0 };
+		size_t nr = 0;
+
+		d.action = "turn-off";
+		d.acted = true;
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		canary_report_json(f, &o2, &r, &d);
+		fclose(f);
+		if (mkdtemp(dir))
+			fakefs_put(dir, "readahead_async_keep_half-20261130T204209Z.json", buf);
+		ok(!status_canaries_load(dir, c, &nr, &w) && nr == 1 && !w.nr,
+		   "status reads the canary's report back, no warning (%s)", w.nr ? w.msg[0] : "");
+		ok(nr == 1 && !strcmp(c[0].verdict, "REGRESS") && c[0].pairs == 10 &&
+		   !strcmp(c[0].action, "turn-off") && c[0].acted && c[0].nr_workloads == 2,
+		   "  REGRESS, 10 pairs, turn-off acted, two workloads");
+		ok(nr == 1 && !strcmp(c[0].w[0].scenario, "read-4k-then-512k") &&
+		   c[0].w[0].estimate == expm1(r.s[0][CM_WALL].v.hl.estimate) &&
+		   c[0].w[0].lo == expm1(r.s[0][CM_WALL].v.hl.lo) &&
+		   c[0].w[0].delta == 0.03,
+		   "  the first workload's wall estimate and interval, exactly as written");
+		warn_free(&w);
+		free(buf);
+		fakefs_rm_tree(dir);
+	}
 	ok(canary_default_workloads(feature_find("readahead_unbounded_large_folios")) != NULL,
 	   "every feature has default workloads");
 	for (int i = 0; i < nr_features; i++) {

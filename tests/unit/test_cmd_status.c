@@ -2,8 +2,9 @@
 /*
  * rafleet status, the command: run on a fake root and a fake /proc/sys
  * (each run in a child, its output captured), its JSON parsed with json-c
- * and checked value by value; the table; --help; bad arguments exit 2 with
- * a message and no report; a root that cannot be read exits 1.
+ * and checked value by value; the table; the canaries; --help; bad
+ * arguments exit 2 with a message and no report; a root that cannot be
+ * read exits 1.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -313,13 +314,80 @@ static void test_kernel_default(void)
 	ok(doc && json_object_array_length(get(doc, "kernels")) == 0 &&
 	   json_object_array_length(get(doc, "boot_entries")) == 0 &&
 	   json_object_array_length(get(doc, "warnings")) == 0 &&
+	   json_object_array_length(get(doc, "canaries")) == 0 &&
 	   has_null(get(doc, "loader"), "default_entry") &&
 	   has_null(get(doc, "loader"), "default_pattern"),
-	   "  no kernels, no entries, no default, no warnings");
+	   "  no kernels, no entries, no default, no canaries, no warnings");
 	run(&r, "");
 	ok(strstr(r.out, "default entry: none") != NULL, "  the table says default entry: none");
 	json_object_put(doc);
 	setenv("RAFLEET_ROOT", root, 1);
+}
+
+/* A canary report of @feature, verdict @verdict, seq-read's wall @est [@lo, @hi]. */
+static void canary_report(const char *name, const char *feature, const char *verdict,
+			  const char *est, const char *lo, const char *hi)
+{
+	char rel[256], doc[2048];
+
+	snprintf(rel, sizeof(rel), "var/lib/rafleet/canary/%s", name);
+	snprintf(doc, sizeof(doc),
+		 "{\"schema\": \"rafleet-canary/1\", \"feature\": \"%s\", \"aa\": false,\n"
+		 " \"pairs\": 10, \"verdict\": \"%s\", \"workloads\": [ {\"scenario\": \"seq-read\",\n"
+		 " \"delta\": 0.05, \"metrics\": [ {\"name\": \"wall\", \"estimate\": %s, \"lo\": %s,\n"
+		 " \"hi\": %s} ]} ], \"decision\": {\"action\": \"%s\", \"acted\": %s, \"why\": \"w\"}}\n",
+		 feature, verdict, est, lo, hi, strcmp(verdict, "REGRESS") ? "keep" : "turn-off",
+		 strcmp(verdict, "REGRESS") ? "false" : "true");
+	put(root, rel, doc);
+}
+
+static void test_canaries(void)
+{
+	struct json_object *doc, *arr, *c, *w;
+	char dir[sizeof(root) + 32];
+	struct run r;
+
+	canary_report("readahead_async_keep_half-20261130T100000Z.json", "readahead_async_keep_half",
+		      "PASS", "0.01", "-0.02", "0.04");
+	canary_report("readahead_async_keep_half-20261130T204209Z.json", "readahead_async_keep_half",
+		      "REGRESS", "0.266", "0.17", "0.527");
+	put(root, "var/lib/rafleet/canary/readahead_exec_large_folio-20261130T100000Z.json", "{\"sch");
+	run(&r, "--json");
+	doc = json_tokener_parse(r.out);
+	is_i64(r.rc, 0, "canary reports, one of them corrupt: exit 0");
+	arr = doc ? get(doc, "canaries") : NULL;
+	ok(arr && json_object_array_length(arr) == 1, "  one canary: keep_half's (the corrupt one is not)");
+	c = arr ? json_object_array_get_idx(arr, 0) : NULL;
+	ok(c && !strcmp(str(c, "feature"), "readahead_async_keep_half") &&
+	   !strcmp(str(c, "sysctl"), "vm.readahead_async_keep_half") &&
+	   !strcmp(str(c, "verdict"), "REGRESS") && !strcmp(str(c, "time"), "2026-11-30T20:42:09Z") &&
+	   num(c, "pairs") == 10 && boolean(c, "aa") == 0,
+	   "  the later report: REGRESS at 2026-11-30T20:42:09Z, 10 pairs");
+	ok(c && strstr(str(c, "report"), "/var/lib/rafleet/canary/readahead_async_keep_half-20261130T204209Z.json"),
+	   "  its path: %s", c ? str(c, "report") : "");
+	ok(c && !strcmp(str(c, "decision.action"), "turn-off") && boolean(c, "decision.acted") == 1,
+	   "  decision turn-off, acted");
+	w = c ? json_object_array_get_idx(get(c, "workloads"), 0) : NULL;
+	ok(w && !strcmp(str(w, "scenario"), "seq-read") && !strcmp(str(w, "metric"), "wall") &&
+	   json_object_get_double(get(w, "estimate")) == 0.266 &&
+	   json_object_get_double(get(w, "lo")) == 0.17 && json_object_get_double(get(w, "hi")) == 0.527 &&
+	   json_object_get_double(get(w, "delta")) == 0.05,
+	   "  seq-read's wall: estimate 0.266 [0.17, 0.527], delta 0.05");
+	ok(doc && warned(doc, "readahead_exec_large_folio-20261130T100000Z.json: not JSON"),
+	   "  the corrupt report is a warning");
+	json_object_put(doc);
+
+	run(&r, "");
+	is_str(row(r.out, "  vm.readahead_async_keep_half "),
+	       "vm.readahead_async_keep_half REGRESS 10 pairs turn-off (done) 2026-11-30T20:42:09Z seq-read +26.6 % [+17.0, +52.7]",
+	       "the table: verdict, pairs, decision, time, estimate and interval in %");
+	ok(strstr(r.out, "the latest canary report of vm.readahead_exec_large_folio cannot be used") != NULL,
+	   "  and the warning");
+	snprintf(dir, sizeof(dir), "%s/var/lib/rafleet", root);
+	fakefs_rm_tree(dir);
+	run(&r, "");
+	ok(strstr(r.out, "the latest report of each feature\n  none\n") != NULL,
+	   "no canary directory: the table says none");
 }
 
 static void test_args(void)
@@ -373,6 +441,7 @@ int main(void)
 	test_args();
 	test_json(u.release);
 	test_table();
+	test_canaries();
 	test_kernel_default();
 	fakefs_rm_tree(tmp);
 	return tap_done();
