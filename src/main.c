@@ -19,7 +19,7 @@ static const struct {
 	{ "rollback", cmd_rollback, "turn a feature off for good, or go back to the previous kernel" },
 	{ "smoke", cmd_smoke, "on a trial boot: smoke workloads, kernel log, baseline; roll back on failure" },
 	{ "stage", cmd_stage, "baseline this kernel, then kexec into a trial of another" },
-	{ "status", cmd_status, "the kernel, sysctls, kernels and boot entries of this host" },
+	{ "status", cmd_status, "this host's kernel, sysctls, boot entries, rollout and canaries" },
 	{ "tune", cmd_tune, "set each block device's read_ahead_kb by the policy, or restore it" },
 };
 
