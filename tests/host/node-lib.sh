@@ -36,8 +36,11 @@ bail() { echo "Bail out! $*"; exit 1; }
 
 NODE_MACHINE_ID=5afe1ee7c0ffee0000000000000000a1
 # The kernel command line of the node's boot entries (kernel-install
-# writes it into each entry; the boot test boots with it).
-NODE_CMDLINE="root=/dev/vda rw console=ttyS0 panic=-1 oops=panic"
+# writes it into each entry; the boot test boots with it), with the TSC
+# frequency a TCG guest cannot calibrate when the host is busy
+# (tests/vm/tcg-clock; kexec'd boots keep it).
+NODE_CMDLINE="root=/dev/vda rw console=ttyS0 panic=-1 oops=panic $("$(dirname "${BASH_SOURCE[0]}")/../vm/tcg-clock")"
+NODE_CMDLINE=${NODE_CMDLINE% }
 
 # node_unpack TAR DIR: a fresh node root
 node_unpack() {
@@ -46,12 +49,13 @@ node_unpack() {
 	tar -C "$2" --numeric-owner -xpf "$1"
 }
 
-# node_new CACHE ROOT: a fresh, configured node root (tests/host/mknode);
-# sets $vanilla and $patched, the releases of the two kernel variants.
+# node_new CACHE ROOT [VARIANT]: a fresh, configured node root
+# (tests/host/mknode, VARIANT base or fleet); sets $vanilla and $patched,
+# the releases of the two kernel variants.
 node_new() {
 	local here tar
 	here=$(dirname "${BASH_SOURCE[0]}")
-	tar=$("$here/mknode" "$1") || bail "cannot make the node root"
+	tar=$("$here/mknode" "$1" "${3:-base}") || bail "cannot make the node root"
 	node_unpack "$tar" "$2" || bail "cannot unpack $tar"
 	node_configure "$2"
 	vanilla=7.3.4$("$here/../../scripts/kernel-release" virt vanilla)
