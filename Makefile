@@ -13,6 +13,7 @@
 #   make vm-canary-full the canary in QEMU with 20 A/A trials
 #   make vm-kexec       the kernel rollback by kexec in QEMU
 #   make demo           the host rollout on a booted guest, told step by step
+#   make fleet          the Ansible rollout in waves on three QEMU guests
 #
 # The kernel source, build directories and ccache live in RAFLEET_CACHE,
 # outside the repository; build output of the tools lives in out/.
@@ -40,12 +41,12 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo check clean help
+	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet check clean help
 
 all: packages
 
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,18p' Makefile
 
 # Debian packages the build and the tests need; installed if missing (root).
 deps:
@@ -195,6 +196,11 @@ vm-baseline: tools
 
 check:
 	scripts/check
+
+# fleet: the fleet rollout in waves with Ansible on three QEMU guests, one
+# with an injected regression (tests/host/test_fleet; `make check` runs it).
+fleet: packages tools
+	tests/host/test_fleet $(RAFLEET_CACHE) out/repo $(OUT)/guest/ra_inject
 
 # What a running `rafleet guard` costs the workloads it watches: bench
 # times with and without it (a report, not a test; root).
