@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "cmdrun.h"
 #include "commands.h"
 #include "fakefs.h"
 #include "tap.h"
@@ -23,51 +23,10 @@
 static char tmp[] = "/tmp/rafleet-status-XXXXXX";
 static char root[sizeof(tmp) + 8], procsys[sizeof(tmp) + 16];
 
-struct run {
-	int rc;
-	char out[65536];
-	char err[4096];
-};
-
-static void slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-}
-
 /* `rafleet status ARGS` (ARGS split at spaces) in a child. */
 static void run(struct run *r, const char *args)
 {
-	char out[sizeof(tmp) + 8], err[sizeof(tmp) + 8], buf[256];
-	char *argv[16] = { "status" };
-	int argc = 1, status;
-	pid_t pid;
-
-	snprintf(out, sizeof(out), "%s/out", tmp);
-	snprintf(err, sizeof(err), "%s/err", tmp);
-	snprintf(buf, sizeof(buf), "%s", args);
-	for (char *t = strtok(buf, " "); t && argc < 15; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
-			_exit(99);
-		exit(cmd_status(argc, argv));
-	}
-	r->rc = -1;
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-		r->rc = WEXITSTATUS(status);
-	slurp(out, r->out, sizeof(r->out));
-	slurp(err, r->err, sizeof(r->err));
-	r->err[strcspn(r->err, "\n")] = '\0';	/* its first line */
+	cmdrun(r, tmp, cmd_status, "status", args);
 }
 
 static void put(const char *dir, const char *rel, const char *content)
