@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rafleet promote: the trial kernel that passed its smoke run becomes the default. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -27,32 +26,13 @@ static void promote_usage(FILE *f)
 
 int cmd_promote(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	bool json = false;
+	bool json;
 	struct rollout *r;
-	int c, err;
+	int rc, err;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = true; break;
-		case 'h':
-			promote_usage(stdout);
-			return EXIT_OK;
-		default:
-			rolloutcmd_bad_option("promote", argv);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "rafleet promote: takes no arguments, not '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	rc = rolloutcmd_json_only("promote", argc, argv, promote_usage, &json);
+	if (rc != ROLLOUTCMD_RUN)
+		return rc;
 	if (rolloutcmd_open(&r, "promote"))
 		return EXIT_FAILED;
 	err = rollout_promote(r);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rafleet recover: finish an interrupted action, record what this boot is. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -29,32 +28,13 @@ static void recover_usage(FILE *f)
 
 int cmd_recover(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	bool json = false;
+	bool json;
 	struct rollout *r;
-	int c;
+	int rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = true; break;
-		case 'h':
-			recover_usage(stdout);
-			return EXIT_OK;
-		default:
-			rolloutcmd_bad_option("recover", argv);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "rafleet recover: takes no arguments, not '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	rc = rolloutcmd_json_only("recover", argc, argv, recover_usage, &json);
+	if (rc != ROLLOUTCMD_RUN)
+		return rc;
 	if (rolloutcmd_open(&r, "recover"))
 		return EXIT_FAILED;
 	return rolloutcmd_done(r, "recover", 0, json, NULL);

@@ -101,10 +101,8 @@ int cmd_smoke(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "rafleet smoke: takes no arguments, not '%s'\n", argv[optind]);
+	if (rolloutcmd_no_args("smoke", argc, argv))
 		return EXIT_USAGE;
-	}
 	if (rolloutcmd_open(&r, "smoke"))
 		return EXIT_FAILED;
 	err = rollout_smoke(r, &o, &rep);
