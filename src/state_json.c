@@ -90,10 +90,18 @@ static int read_kernel(struct reader *rd, struct json_object *doc, const char *k
 	return err;
 }
 
-static int read_decisions(struct reader *rd, struct json_object *doc, struct state *s)
+/*
+ * @doc.@key, an array of objects (null or missing: none), into a new array
+ * of @size-byte items in *@items: @item reads each object into its item.
+ * *@nr counts the items begun, so that state_free() frees a half-read one.
+ */
+static int read_objects(struct reader *rd, struct json_object *doc, const char *key,
+			size_t size, void **items, size_t *nr,
+			int (*item)(struct reader *rd, struct json_object *o, size_t i,
+				    void *dst))
 {
-	struct json_object *arr, *o, *v;
-	int err = get_obj(rd, doc, "decisions", json_type_array, &arr);
+	struct json_object *arr, *o;
+	int err = get_obj(rd, doc, key, json_type_array, &arr);
 	size_t n;
 
 	if (err || !arr)
@@ -101,64 +109,77 @@ static int read_decisions(struct reader *rd, struct json_object *doc, struct sta
 	n = json_object_array_length(arr);
 	if (!n)
 		return 0;
-	s->decisions = calloc(n, sizeof(*s->decisions));
-	if (!s->decisions)
+	*items = calloc(n, size);
+	if (!*items)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		struct state_decision *d = &s->decisions[s->nr_decisions++];
+		void *dst = (char *)*items + (*nr)++ * size;
 
 		o = json_object_array_get_idx(arr, i);
 		if (!o || !json_object_is_type(o, json_type_object))
-			return bad(rd, "decisions[%zu] is not an object", i);
-		if (!json_object_object_get_ex(o, "value", &v) ||
-		    !json_object_is_type(v, json_type_int) ||
-		    (json_object_get_int(v) != 0 && json_object_get_int(v) != 1))
-			return bad(rd, "decisions[%zu].value is not 0 or 1", i);
-		d->value = json_object_get_int(v);
-		err = need_str(rd, o, "decisions[]", "feature", &d->feature);
-		if (!err)
-			err = need_str(rd, o, "decisions[]", "reason", &d->reason);
-		if (!err)
-			err = need_str(rd, o, "decisions[]", "time", &d->time);
-		if (!err)
-			err = get_str(rd, o, "decisions[]", "evidence", &d->evidence);
+			return bad(rd, "%s[%zu] is not an object", key, i);
+		err = item(rd, o, i, dst);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
+static int read_decision(struct reader *rd, struct json_object *o, size_t i, void *dst)
+{
+	struct state_decision *d = dst;
+	struct json_object *v;
+	int err;
+
+	if (!json_object_object_get_ex(o, "value", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    (json_object_get_int(v) != 0 && json_object_get_int(v) != 1))
+		return bad(rd, "decisions[%zu].value is not 0 or 1", i);
+	d->value = json_object_get_int(v);
+	err = need_str(rd, o, "decisions[]", "feature", &d->feature);
+	if (!err)
+		err = need_str(rd, o, "decisions[]", "reason", &d->reason);
+	if (!err)
+		err = need_str(rd, o, "decisions[]", "time", &d->time);
+	if (!err)
+		err = get_str(rd, o, "decisions[]", "evidence", &d->evidence);
+	return err;
+}
+
+static int read_event(struct reader *rd, struct json_object *o, size_t i, void *dst)
+{
+	struct state_event *e = dst;
+	int err;
+
+	(void)i;
+	err = need_str(rd, o, "history[]", "time", &e->time);
+	if (!err)
+		err = need_str(rd, o, "history[]", "action", &e->action);
+	if (!err)
+		err = get_str(rd, o, "history[]", "detail", &e->detail);
+	if (!err)
+		err = get_str(rd, o, "history[]", "kernel", &e->kernel);
+	return err;
+}
+
+static int read_decisions(struct reader *rd, struct json_object *doc, struct state *s)
+{
+	void *items = NULL;
+	int err = read_objects(rd, doc, "decisions", sizeof(*s->decisions), &items,
+			       &s->nr_decisions, read_decision);
+
+	s->decisions = items;
+	return err;
+}
+
 static int read_history(struct reader *rd, struct json_object *doc, struct state *s)
 {
-	struct json_object *arr, *o;
-	int err = get_obj(rd, doc, "history", json_type_array, &arr);
-	size_t n;
+	void *items = NULL;
+	int err = read_objects(rd, doc, "history", sizeof(*s->history), &items,
+			       &s->nr_history, read_event);
 
-	if (err || !arr)
-		return err;
-	n = json_object_array_length(arr);
-	if (!n)
-		return 0;
-	s->history = calloc(n, sizeof(*s->history));
-	if (!s->history)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		struct state_event *e = &s->history[s->nr_history++];
-
-		o = json_object_array_get_idx(arr, i);
-		if (!o || !json_object_is_type(o, json_type_object))
-			return bad(rd, "history[%zu] is not an object", i);
-		err = need_str(rd, o, "history[]", "time", &e->time);
-		if (!err)
-			err = need_str(rd, o, "history[]", "action", &e->action);
-		if (!err)
-			err = get_str(rd, o, "history[]", "detail", &e->detail);
-		if (!err)
-			err = get_str(rd, o, "history[]", "kernel", &e->kernel);
-		if (err)
-			return err;
-	}
-	return 0;
+	s->history = items;
+	return err;
 }
 
 static int read_pending(struct reader *rd, struct json_object *doc, struct state *s)
