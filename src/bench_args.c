@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +12,8 @@
 #include "sysctl.h"
 #include "testfile.h"
 
-__attribute__((format(printf, 2, 3)))
-static int bad(struct bench_args *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(a->error, sizeof(a->error), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* The message in @a->error (an array); -EINVAL. */
+#define bad(a, ...) parse_bad((a)->error, sizeof((a)->error), __VA_ARGS__)
 
 /* NAME=VALUE; a vm.readahead_* feature takes only 0 or 1. */
 static int parse_sysctl(struct bench_args *a, char *arg)

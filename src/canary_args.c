@@ -3,23 +3,14 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "parsenum.h"
 #include "testfile.h"
 
-__attribute__((format(printf, 2, 3)))
-static int bad(struct canary_args *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(a->error, sizeof(a->error), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* The message in @a->error (an array); -EINVAL. */
+#define bad(a, ...) parse_bad((a)->error, sizeof((a)->error), __VA_ARGS__)
 
 static int add_workload(struct canary_args *a, const char *name)
 {

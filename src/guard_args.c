@@ -5,23 +5,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parsenum.h"
 
-__attribute__((format(printf, 2, 3)))
-static int bad(struct guard_args *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(a->error, sizeof(a->error), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* The message in @a->error (an array); -EINVAL. */
+#define bad(a, ...) parse_bad((a)->error, sizeof((a)->error), __VA_ARGS__)
 
 /* A positive decimal number such as "4" or "0.5", at most @max. */
 static int parse_positive(const char *s, double max, double *out)

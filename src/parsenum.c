@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,4 +34,14 @@ int parse_percent(const char *s, double min, double max, double *out)
 		return -EINVAL;
 	*out = v / 100;
 	return 0;
+}
+
+int parse_bad(char *error, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(error, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
 }

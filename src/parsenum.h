@@ -3,6 +3,7 @@
 #ifndef RAFLEET_PARSENUM_H
 #define RAFLEET_PARSENUM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A decimal integer 0..@max.  0 or -EINVAL. */
@@ -13,5 +14,12 @@ int parse_u64(const char *s, uint64_t max, uint64_t *out);
  * (3 gives 0.03).  0 or -EINVAL.
  */
 int parse_percent(const char *s, double min, double max, double *out);
+
+/*
+ * A bad command line: the message, as printf() would write it, into
+ * @error (@len bytes, cut to fit).  -EINVAL.
+ */
+__attribute__((format(printf, 3, 4)))
+int parse_bad(char *error, size_t len, const char *fmt, ...);
 
 #endif
