@@ -221,7 +221,7 @@ static void record_out_of_band(const struct guard *g, const struct guard_result 
 /* Ask the canary of every candidate; count what failed. */
 static void act(struct guard *g, struct guard_result *r)
 {
-	if (r->j.verdict != V_OUT_OF_BAND)
+	if (r->j.verdict != BV_OUT_OF_BAND)
 		return;
 	record_out_of_band(g, r);
 	if (!g->a.act) {
@@ -264,7 +264,7 @@ static void assess(struct guard *g, struct guard_result *r, unsigned int end_mas
 {
 	r->learn_of = g->b->learn_windows;
 	if (end_mask != r->mask) {
-		guard_not_judged(&r->j, V_UNAVAILABLE,
+		guard_not_judged(&r->j, BV_UNAVAILABLE,
 				 "the features changed during the window");
 		r->not_acted = "the features changed during the window: not judged";
 		return;
@@ -272,8 +272,8 @@ static void assess(struct guard *g, struct guard_result *r, unsigned int end_mas
 	if (!baseline_complete(g->b)) {
 		bool added = baseline_add(g->b, &r->w);
 
-		guard_not_judged(&r->j, added ? V_LEARNING :
-				 all_unavailable(&r->w) ? V_UNAVAILABLE : V_IDLE,
+		guard_not_judged(&r->j, added ? BV_LEARNING :
+				 all_unavailable(&r->w) ? BV_UNAVAILABLE : BV_IDLE,
 				 "the baseline is still learning");
 		if (added && baseline_store(g))
 			g->errors++;
@@ -375,7 +375,7 @@ static int guard_exit(const struct guard *g)
 {
 	if (g->errors)
 		return EXIT_FAILED;
-	return g->sum.verdicts[V_OUT_OF_BAND] ? EXIT_OUT_OF_BAND : EXIT_OK;
+	return g->sum.verdicts[BV_OUT_OF_BAND] ? EXIT_OUT_OF_BAND : EXIT_OK;
 }
 
 /* Counters open, baseline loaded: measure, report, say how it went. */

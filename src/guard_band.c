@@ -9,12 +9,12 @@
 #include "feature.h"
 #include "stats.h"
 
-const char *const verdict_names[] = {
-	[V_LEARNING] = "learning",
-	[V_IDLE] = "idle",
-	[V_UNAVAILABLE] = "unavailable",
-	[V_IN_BAND] = "in band",
-	[V_OUT_OF_BAND] = "out of band",
+const char *const band_verdict_names[] = {
+	[BV_LEARNING] = "learning",
+	[BV_IDLE] = "idle",
+	[BV_UNAVAILABLE] = "unavailable",
+	[BV_IN_BAND] = "in band",
+	[BV_OUT_OF_BAND] = "out of band",
 };
 
 const char *const band_pos_names[] = {
@@ -116,7 +116,7 @@ void band_compute(const double *v, size_t n, const struct band_opts *o,
 	out->ok = true;
 }
 
-void guard_not_judged(struct judgement *j, enum verdict v, const char *why)
+void guard_not_judged(struct judgement *j, enum band_verdict v, const char *why)
 {
 	memset(j, 0, sizeof(*j));
 	j->verdict = v;
@@ -167,12 +167,12 @@ void guard_judge(const struct baseline *b, const struct band_opts *o,
 			j->candidates |= guard_metric_features(m) & on;
 	}
 	if (!measurable)
-		j->verdict = V_UNAVAILABLE;
+		j->verdict = BV_UNAVAILABLE;
 	else if (!judged)
-		j->verdict = V_IDLE;
+		j->verdict = BV_IDLE;
 	else
-		j->verdict = V_IN_BAND;
+		j->verdict = BV_IN_BAND;
 	for (int m = 0; m < GM_NR; m++)
 		if (j->pos[m] == POS_LOW || j->pos[m] == POS_HIGH)
-			j->verdict = V_OUT_OF_BAND;
+			j->verdict = BV_OUT_OF_BAND;
 }

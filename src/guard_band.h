@@ -70,26 +70,26 @@ struct band {
 
 enum band_pos { POS_IN, POS_LOW, POS_HIGH, POS_NOT_JUDGED };
 
-enum verdict {
-	V_LEARNING,		/* the window went into the baseline */
-	V_IDLE,			/* too little activity to judge */
-	V_UNAVAILABLE,		/* no metric could be measured or has a band */
-	V_IN_BAND,
-	V_OUT_OF_BAND,
+enum band_verdict {
+	BV_LEARNING,		/* the window went into the baseline */
+	BV_IDLE,		/* too little activity to judge */
+	BV_UNAVAILABLE,		/* no metric could be measured or has a band */
+	BV_IN_BAND,
+	BV_OUT_OF_BAND,
 };
 
-extern const char *const verdict_names[];
+extern const char *const band_verdict_names[];
 extern const char *const band_pos_names[];
 
 struct judgement {
-	enum verdict verdict;
+	enum band_verdict verdict;
 	struct band band[GM_NR];
 	enum band_pos pos[GM_NR];
 	unsigned int candidates;	/* feature bits that could explain it */
 };
 
 /* A judgement of nothing: @v, every metric not judged, bands null for @why. */
-void guard_not_judged(struct judgement *j, enum verdict v, const char *why);
+void guard_not_judged(struct judgement *j, enum band_verdict v, const char *why);
 
 /* An empty baseline for @release, @mask and @devices, to learn @k windows. */
 void baseline_init(struct baseline *b, const char *release, unsigned int mask,

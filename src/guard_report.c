@@ -248,8 +248,8 @@ static void json_window(struct json_writer *w, const struct guard_result *g)
 	for (int m = 0; m < GM_NR; m++)
 		json_metric(w, g, m);
 	json_obj_end(w);
-	json_str(w, "verdict", verdict_names[g->j.verdict]);
-	if (g->j.verdict == V_LEARNING)
+	json_str(w, "verdict", band_verdict_names[g->j.verdict]);
+	if (g->j.verdict == BV_LEARNING)
 		json_u64(w, "baseline_windows", g->learned);
 	json_arr_begin(w, "out_of_band");
 	for (int m = 0; m < GM_NR; m++) {
@@ -282,8 +282,8 @@ static void json_summary(struct json_writer *w, const struct guard_summary *s)
 	json_arr_end(w);	/* windows */
 	json_obj_begin(w, "summary");
 	json_u64(w, "windows", s->windows);
-	for (int v = 0; v <= V_OUT_OF_BAND; v++)
-		json_u64(w, verdict_names[v], s->verdicts[v]);
+	for (int v = 0; v <= BV_OUT_OF_BAND; v++)
+		json_u64(w, band_verdict_names[v], s->verdicts[v]);
 	json_u64(w, "canary_runs", s->actions);
 	json_u64(w, "canary_failures", s->action_errors);
 	json_double(w, "guard_cpu_ms", s->cpu_ms);
@@ -367,8 +367,8 @@ static void table_window(FILE *f, const struct guard_result *g)
 	table_num(f, 11, &g->w.m[GM_FOLIO_PAGES]);
 	table_num(f, 8, &g->w.m[GM_RA_PER_MIB]);
 	table_num(f, 10, &g->w.m[GM_MAJFLT_PER_MIB]);
-	fprintf(f, " %8.4f%%  %s", g->cpu_pct, verdict_names[g->j.verdict]);
-	if (g->j.verdict == V_LEARNING)
+	fprintf(f, " %8.4f%%  %s", g->cpu_pct, band_verdict_names[g->j.verdict]);
+	if (g->j.verdict == BV_LEARNING)
 		fprintf(f, " (%u/%u)", g->learned, g->learn_of);
 	fputc('\n', f);
 	for (int m = 0; m < GM_NR; m++) {
@@ -381,7 +381,7 @@ static void table_window(FILE *f, const struct guard_result *g)
 			g->j.pos[m] == POS_LOW ? "below" : "above",
 			b->low, b->high, b->median, b->n);
 	}
-	if (g->j.verdict == V_OUT_OF_BAND) {
+	if (g->j.verdict == BV_OUT_OF_BAND) {
 		fprintf(f, "       candidates: ");
 		table_features(f, g->j.candidates);
 	}
@@ -404,9 +404,9 @@ static void table_window(FILE *f, const struct guard_result *g)
 static void table_summary(FILE *f, const struct guard_summary *s)
 {
 	fprintf(f, "%u windows: %u learning, %u in band, %u out of band, %u idle, %u unavailable; %u canary runs (%u failed)%s\n",
-		s->windows, s->verdicts[V_LEARNING], s->verdicts[V_IN_BAND],
-		s->verdicts[V_OUT_OF_BAND], s->verdicts[V_IDLE],
-		s->verdicts[V_UNAVAILABLE], s->actions, s->action_errors,
+		s->windows, s->verdicts[BV_LEARNING], s->verdicts[BV_IN_BAND],
+		s->verdicts[BV_OUT_OF_BAND], s->verdicts[BV_IDLE],
+		s->verdicts[BV_UNAVAILABLE], s->actions, s->action_errors,
 		s->interrupted ? "; interrupted" : "");
 	fprintf(f, "guard CPU: %.3f ms in %.1f s, %.4f %% of one CPU (at most %.4f %% in a window)\n",
 		s->cpu_ms, s->seconds,

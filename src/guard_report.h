@@ -45,7 +45,7 @@ struct guard_result {
 	unsigned int mask;		/* features on during the window */
 	struct sc_values d;		/* counter deltas */
 	struct guard_window w;
-	struct judgement j;		/* j.verdict V_LEARNING: learned */
+	struct judgement j;		/* j.verdict BV_LEARNING: learned */
 	unsigned int learned;		/* baseline windows after this one */
 	unsigned int learn_of;		/* K */
 	double cpu_ms, cpu_pct;		/* the guard's own, this window */
@@ -56,7 +56,7 @@ struct guard_result {
 
 struct guard_summary {
 	unsigned int windows;
-	unsigned int verdicts[V_OUT_OF_BAND + 1];
+	unsigned int verdicts[BV_OUT_OF_BAND + 1];
 	unsigned int actions, action_errors;
 	double cpu_ms, seconds;		/* sums over the windows */
 	double max_cpu_pct;

@@ -134,7 +134,7 @@ static void test_count_noise(void)
 	window(&w, 128, 16, 16, 0.03);		/* 3 faults in 100 MiB */
 	w.read_mib = 100;
 	guard_judge(b, &opts, &w, ALL_ON, &j);
-	ok(j.pos[GM_MAJFLT_PER_MIB] == POS_IN && j.verdict == V_IN_BAND,
+	ok(j.pos[GM_MAJFLT_PER_MIB] == POS_IN && j.verdict == BV_IN_BAND,
 	   "learned 0 major faults; 3 in 100 MiB are within 4 * sqrt(0 + 1): in band (high %g)",
 	   j.band[GM_MAJFLT_PER_MIB].high);
 	ok(near(j.band[GM_MAJFLT_PER_MIB].high, 0.04),
@@ -166,7 +166,7 @@ static void test_judge(void)
 
 	window(&w, 127, 16.2, 0.5, 0.25);
 	guard_judge(b, &opts, &w, ALL_ON, &j);
-	ok(j.verdict == V_IN_BAND && !j.candidates,
+	ok(j.verdict == BV_IN_BAND && !j.candidates,
 	   "a window like the learned ones: in band, no candidates");
 	ok(j.pos[GM_REQ_KIB] == POS_IN && j.band[GM_REQ_KIB].ok,
 	   "request size in its band %g..%g", j.band[GM_REQ_KIB].low,
@@ -174,7 +174,7 @@ static void test_judge(void)
 
 	window(&w, 4, 16, 0.5, 0.25);
 	guard_judge(b, &opts, &w, ALL_ON, &j);
-	ok(j.verdict == V_OUT_OF_BAND && j.pos[GM_REQ_KIB] == POS_LOW,
+	ok(j.verdict == BV_OUT_OF_BAND && j.pos[GM_REQ_KIB] == POS_LOW,
 	   "4 KiB requests against 128: out of band, low");
 	is_u64(j.candidates, RA_FEATURES,
 	       "candidates: the four readahead-window features");
@@ -183,7 +183,7 @@ static void test_judge(void)
 	is_u64(j.candidates, bit("readahead_async_keep_half"),
 	       "only features that are on are candidates");
 	guard_judge(b, &opts, &w, 0, &j);
-	ok(j.verdict == V_OUT_OF_BAND && !j.candidates,
+	ok(j.verdict == BV_OUT_OF_BAND && !j.candidates,
 	   "every feature off: out of band, no candidate");
 
 	window(&w, 128, 16, 0.5, 3.0);
@@ -207,19 +207,19 @@ static void test_judge(void)
 	w.m[GM_RA_PER_MIB].state = MV_QUIET;
 	w.m[GM_MAJFLT_PER_MIB].state = MV_QUIET;
 	guard_judge(b, &opts, &w, ALL_ON, &j);
-	ok(j.verdict == V_IDLE && j.pos[GM_REQ_KIB] == POS_NOT_JUDGED,
+	ok(j.verdict == BV_IDLE && j.pos[GM_REQ_KIB] == POS_NOT_JUDGED,
 	   "quiet in every metric: idle, 4 KiB requests or not");
 
 	window(&w, 4, 16, 0.5, 0.25);
 	for (int m = 0; m < GM_NR; m++)
 		w.m[m].state = MV_UNAVAILABLE;
 	guard_judge(b, &opts, &w, ALL_ON, &j);
-	ok(j.verdict == V_UNAVAILABLE, "nothing measurable: unavailable");
+	ok(j.verdict == BV_UNAVAILABLE, "nothing measurable: unavailable");
 
 	b->n[GM_FOLIO_PAGES] = 2;
 	window(&w, 128, 1, 0.5, 0.25);
 	guard_judge(b, &opts, &w, ALL_ON, &j);
-	ok(j.verdict == V_IN_BAND && j.pos[GM_FOLIO_PAGES] == POS_NOT_JUDGED &&
+	ok(j.verdict == BV_IN_BAND && j.pos[GM_FOLIO_PAGES] == POS_NOT_JUDGED &&
 	   !j.band[GM_FOLIO_PAGES].ok,
 	   "a metric with 2 learned values is not judged; the rest are in band");
 	free(b);
@@ -231,6 +231,6 @@ int main(void)
 	test_learning();
 	test_judge();
 	test_count_noise();
-	is_str(verdict_names[V_OUT_OF_BAND], "out of band", "verdict names");
+	is_str(band_verdict_names[BV_OUT_OF_BAND], "out of band", "verdict names");
 	return tap_done();
 }
