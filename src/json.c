@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmtdouble.h"
+
 void json_init(struct json_writer *w, FILE *f, bool pretty)
 {
 	memset(w, 0, sizeof(*w));
@@ -225,9 +227,7 @@ void json_i64(struct json_writer *w, const char *key, int64_t val)
 
 void json_double(struct json_writer *w, const char *key, double val)
 {
-	char buf[40];
-	char *p;
-	int prec;
+	char buf[FMT_DOUBLE_LEN];
 
 	if (!isfinite(val)) {
 		json_null(w, key);
@@ -235,20 +235,7 @@ void json_double(struct json_writer *w, const char *key, double val)
 	}
 	if (!json_prefix(w, key, NULL))
 		return;
-
-	/* the fewest digits that read back as the same double; 17 always do */
-	for (prec = 15; prec < 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, val);
-		if (strtod(buf, NULL) == val)
-			break;
-	}
-	if (prec == 17)
-		snprintf(buf, sizeof(buf), "%.17g", val);
-	/* a locale with a decimal comma must not leak into the JSON */
-	for (p = buf; *p; p++) {
-		if (*p == ',')
-			*p = '.';
-	}
+	fmt_double(buf, sizeof(buf), val);
 	fputs(buf, w->f);
 }
 

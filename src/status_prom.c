@@ -10,6 +10,7 @@
 
 #include "atomicfile.h"
 #include "commands.h"
+#include "fmtdouble.h"
 
 struct label {
 	const char *name, *value;
@@ -102,21 +103,11 @@ static void sample_int(struct prom *p, const struct label *l, int nr, long long 
 /* The fewest digits that read back as @v; no sample for NaN (a null). */
 static void sample_double(struct prom *p, const struct label *l, int nr, double v)
 {
-	char buf[40];
-	int prec;
+	char buf[FMT_DOUBLE_LEN];
 
 	if (!isfinite(v))
 		return;
-	for (prec = 15; prec < 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	if (prec == 17)
-		snprintf(buf, sizeof(buf), "%.17g", v);
-	for (char *c = buf; *c; c++)
-		if (*c == ',')	/* a locale's decimal comma */
-			*c = '.';
+	fmt_double(buf, sizeof(buf), v);
 	sample(p, l, nr, buf);
 }
 
