@@ -67,7 +67,7 @@ $(OUT)/obj/%.o: src/%.c $(wildcard src/*.h) VERSION
 $(OUT)/rafleet: $(OUT)/obj/main.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(OUT)/unit/%: tests/unit/%.c $(LIB_OBJ) tests/unit/tap.h
+$(OUT)/unit/%: tests/unit/%.c $(LIB_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
