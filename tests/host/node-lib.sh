@@ -33,6 +33,14 @@ retap() {
 	done
 }
 bail() { echo "Bail out! $*"; exit 1; }
+# fleet_json FILE EXPR: a Python expression over f, a fleet summary
+# (rafleet-fleet/1), and h, its hosts by name; true passes
+fleet_json() {
+	python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))
+h = {x["host"]: x for x in f["hosts"]}
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" 2> /dev/null
+}
 
 NODE_MACHINE_ID=5afe1ee7c0ffee0000000000000000a1
 # The kernel command line of the node's boot entries (kernel-install
