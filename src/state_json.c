@@ -91,38 +91,42 @@ static int read_kernel(struct reader *rd, struct json_object *doc, const char *k
 }
 
 /*
- * @doc.@key, an array of objects (null or missing: none), into a new array
- * of @size-byte items in *@items: @item reads each object into its item.
- * *@nr counts the items begun, so that state_free() frees a half-read one.
+ * @doc.@key, an array of objects (null or missing: none), as a new array of
+ * @size-byte items: @item reads each object into its item.  *@nr counts
+ * the items begun, so that state_free() frees a half-read one: the array
+ * is returned on an error too (NULL when none was made), the error in *@err.
  */
-static int read_objects(struct reader *rd, struct json_object *doc, const char *key,
-			size_t size, void **items, size_t *nr,
-			int (*item)(struct reader *rd, struct json_object *o, size_t i,
-				    void *dst))
+static void *read_objects(struct reader *rd, struct json_object *doc, const char *key,
+			  size_t size, size_t *nr,
+			  int (*item)(struct reader *rd, struct json_object *o, size_t i,
+				      void *dst),
+			  int *err)
 {
 	struct json_object *arr, *o;
-	int err = get_obj(rd, doc, key, json_type_array, &arr);
+	char *items;
 	size_t n;
 
-	if (err || !arr)
-		return err;
+	*err = get_obj(rd, doc, key, json_type_array, &arr);
+	if (*err || !arr)
+		return NULL;
 	n = json_object_array_length(arr);
 	if (!n)
-		return 0;
-	*items = calloc(n, size);
-	if (!*items)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		void *dst = (char *)*items + (*nr)++ * size;
+		return NULL;
+	items = calloc(n, size);
+	if (!items) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < n && !*err; i++) {
+		void *dst = items + (*nr)++ * size;
 
 		o = json_object_array_get_idx(arr, i);
 		if (!o || !json_object_is_type(o, json_type_object))
-			return bad(rd, "%s[%zu] is not an object", key, i);
-		err = item(rd, o, i, dst);
-		if (err)
-			return err;
+			*err = bad(rd, "%s[%zu] is not an object", key, i);
+		else
+			*err = item(rd, o, i, dst);
 	}
-	return 0;
+	return items;
 }
 
 static int read_decision(struct reader *rd, struct json_object *o, size_t i, void *dst)
@@ -159,26 +163,6 @@ static int read_event(struct reader *rd, struct json_object *o, size_t i, void *
 		err = get_str(rd, o, "history[]", "detail", &e->detail);
 	if (!err)
 		err = get_str(rd, o, "history[]", "kernel", &e->kernel);
-	return err;
-}
-
-static int read_decisions(struct reader *rd, struct json_object *doc, struct state *s)
-{
-	void *items = NULL;
-	int err = read_objects(rd, doc, "decisions", sizeof(*s->decisions), &items,
-			       &s->nr_decisions, read_decision);
-
-	s->decisions = items;
-	return err;
-}
-
-static int read_history(struct reader *rd, struct json_object *doc, struct state *s)
-{
-	void *items = NULL;
-	int err = read_objects(rd, doc, "history", sizeof(*s->history), &items,
-			       &s->nr_history, read_event);
-
-	s->history = items;
 	return err;
 }
 
@@ -258,11 +242,13 @@ static int read_doc(struct reader *rd, struct json_object *doc, struct state *s)
 	if (!err)
 		err = read_smoke(rd, doc, s);
 	if (!err)
-		err = read_decisions(rd, doc, s);
+		s->decisions = read_objects(rd, doc, "decisions", sizeof(*s->decisions),
+					    &s->nr_decisions, read_decision, &err);
 	if (!err)
 		err = read_pending(rd, doc, s);
 	if (!err)
-		err = read_history(rd, doc, s);
+		s->history = read_objects(rd, doc, "history", sizeof(*s->history),
+					  &s->nr_history, read_event, &err);
 	return err;
 }
 
