@@ -14,6 +14,7 @@
 #   make vm-kexec       the kernel rollback by kexec in QEMU
 #   make demo           the host rollout on a booted guest, told step by step
 #   make fleet          the Ansible rollout in waves on three QEMU guests
+#   make ci             what CI runs (.ci/run): make check in a fresh root
 #
 # The kernel source, build directories and ccache live in RAFLEET_CACHE,
 # outside the repository; build output of the tools lives in out/.
@@ -41,12 +42,12 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet check clean help
+	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet check ci clean help
 
 all: packages
 
 help:
-	@sed -n '2,18p' Makefile
+	@sed -n '2,19p' Makefile
 
 # Debian packages the build and the tests need; installed if missing (root).
 deps:
@@ -121,6 +122,9 @@ TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd 
 	etc udev kernel-install debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
 
 packages: rpm deb repo
+	@echo "packages: $$(ls out/rpm/*.rpm | wc -l) RPMs in $(CURDIR)/out/rpm," \
+		"$$(ls out/deb/*.deb | wc -l) DEBs in $(CURDIR)/out/deb," \
+		"the signed dnf repository in $(CURDIR)/out/repo"
 
 rpm: out/rpm/.kernel-stamp out/rpm/.tools-stamp
 deb: out/deb/.kernel-stamp out/deb/.tools-stamp
@@ -196,6 +200,11 @@ vm-baseline: tools
 
 check:
 	scripts/check
+
+# ci: .ci/run, make check in a fresh minimal bookworm root where
+# scripts/install-deps installs everything (scripts/fresh-root).
+ci:
+	.ci/run
 
 # fleet: the fleet rollout in waves with Ansible on three QEMU guests, one
 # with an injected regression (tests/host/test_fleet; `make check` runs it).
