@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "envfile.h"
 #include "feature.h"
 #include "parsenum.h"
 #include "rootdir.h"
@@ -29,51 +30,31 @@ static void set(char *dst, size_t len, const char *val)
 	snprintf(dst, len, "%s", val);
 }
 
+static int config_line(const char *name, const char *val, void *ctx, char *why,
+		       size_t len)
+{
+	struct smoke_config *c = ctx;
+
+	if (!strcmp(name, "RAFLEET_SMOKE_SCENARIOS"))
+		set(c->scenarios, sizeof(c->scenarios), val);
+	else if (!strcmp(name, "RAFLEET_SMOKE_FILE"))
+		set(c->file, sizeof(c->file), val);
+	else if (!strcmp(name, "RAFLEET_SMOKE_SIZE"))
+		set(c->size, sizeof(c->size), val);
+	else if (!strcmp(name, "RAFLEET_SMOKE_REPEAT"))
+		set(c->repeat, sizeof(c->repeat), val);
+	else if (!strcmp(name, "RAFLEET_SMOKE_DELTA") &&
+		 parse_percent(val, 0.1, 100, &c->delta)) {
+		snprintf(why, len, "RAFLEET_SMOKE_DELTA=%s is not a percentage 0.1..100", val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int smoke_config_load(struct smoke_config *c, char *why, size_t len)
 {
-	char path[PATH_MAX], *line = NULL, *eq, *end;
-	size_t cap = 0;
-	FILE *f;
-
 	defaults(c);
-	if (root_path(rootdir_get(), SMOKE_CONF, path, sizeof(path)))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(why, len, "%s: %s", SMOKE_CONF, strerror(errno));
-		return -errno;
-	}
-	while (getline(&line, &cap, f) >= 0) {
-		char *p = line + strspn(line, " \t");
-
-		end = p + strcspn(p, "\r\n");
-		*end = '\0';
-		eq = strchr(p, '=');
-		if (*p == '#' || !eq)
-			continue;
-		*eq++ = '\0';
-		if (!strcmp(p, "RAFLEET_SMOKE_SCENARIOS"))
-			set(c->scenarios, sizeof(c->scenarios), eq);
-		else if (!strcmp(p, "RAFLEET_SMOKE_FILE"))
-			set(c->file, sizeof(c->file), eq);
-		else if (!strcmp(p, "RAFLEET_SMOKE_SIZE"))
-			set(c->size, sizeof(c->size), eq);
-		else if (!strcmp(p, "RAFLEET_SMOKE_REPEAT"))
-			set(c->repeat, sizeof(c->repeat), eq);
-		else if (!strcmp(p, "RAFLEET_SMOKE_DELTA") &&
-			 parse_percent(eq, 0.1, 100, &c->delta)) {
-			snprintf(why, len, "%s: RAFLEET_SMOKE_DELTA=%s is not a percentage 0.1..100",
-				 SMOKE_CONF, eq);
-			free(line);
-			fclose(f);
-			return -EINVAL;
-		}
-	}
-	free(line);
-	fclose(f);
-	return 0;
+	return envfile_read(SMOKE_CONF, config_line, c, NULL, why, len);
 }
 
 /* Everything in @fd from its start, NUL-terminated. */
