@@ -11,6 +11,7 @@
 
 #include "atomicfile.h"
 #include "bootentry.h"
+#include "kernelfind.h"
 #include "rootdir.h"
 #include "runcmd.h"
 
@@ -44,6 +45,84 @@ static int with_grubby(const char *grubby, const char *image, char *why, size_t 
 	snprintf(why, len, "%s --set-default=%s: %s", grubby, image,
 		 run_command_result(rc, res, sizeof(res)));
 	return -EIO;
+}
+
+/* grubby --default-kernel: the image path it prints. */
+static int grubby_default(const char *grubby, struct boot_default *d, char *why,
+			  size_t len)
+{
+	char *argv[] = { (char *)grubby, "--default-kernel", NULL };
+	char res[64];
+	FILE *f = tmpfile();
+	size_t n;
+	int rc;
+
+	if (!f)
+		return -errno;
+	rc = run_command(argv, fileno(f), GRUBBY_TIMEOUT_S);
+	rewind(f);
+	n = fread(d->entry, 1, sizeof(d->entry) - 1, f);
+	fclose(f);
+	d->entry[n] = '\0';
+	d->entry[strcspn(d->entry, "\n")] = '\0';
+	if (rc || d->entry[0] != '/') {
+		snprintf(why, len, "%s --default-kernel: %s", grubby,
+			 rc ? run_command_result(rc, res, sizeof(res)) : "no image path printed");
+		return rc ? -EIO : -ENOENT;
+	}
+	if (!kernel_image_release(d->entry, d->release, sizeof(d->release)))
+		d->release[0] = '\0';
+	return 0;
+}
+
+int boot_default_get(struct boot_default *d, char *why, size_t len)
+{
+	const char *grubby = find_grubby();
+	const struct boot_entry *e = NULL;
+	struct boot_loader b;
+	struct warnings w = { 0 };
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	if (grubby) {
+		snprintf(d->how, sizeof(d->how), "grubby");
+		return grubby_default(grubby, d, why, len);
+	}
+	snprintf(d->how, sizeof(d->how), "%s", BOOT_LOADER_CONF);
+	err = boot_loader_load(&b, rootdir_get(), &w);
+	warn_free(&w);
+	if (err)
+		return err;
+	if (b.default_pattern && b.default_pattern[0] == '@') {
+		snprintf(why, len, "%s: default %s: an EFI variable chooses the default, and it is not read here",
+			 BOOT_LOADER_CONF, b.default_pattern);
+		err = -EOPNOTSUPP;
+	} else if (b.default_pattern) {
+		e = b.default_entry;
+		if (!e) {
+			snprintf(why, len, "%s: default %s matches no bootable entry of %s",
+				 BOOT_LOADER_CONF, b.default_pattern, BOOT_ENTRIES_DIR);
+			err = -ENOENT;
+		}
+	} else {
+		for (size_t i = 0; i < b.nr_entries && !e; i++)
+			if (b.entries[i].bootable)
+				e = &b.entries[i];
+		if (!e) {
+			snprintf(why, len, "no grubby, and no bootable entry in %s", BOOT_ENTRIES_DIR);
+			err = -ENOENT;
+		}
+	}
+	if (e) {
+		snprintf(d->entry, sizeof(d->entry), "%s", e->id);
+		if (e->version)
+			snprintf(d->release, sizeof(d->release), "%s", e->version);
+		else if (!e->kernel ||
+			 !kernel_image_release(e->kernel, d->release, sizeof(d->release)))
+			d->release[0] = '\0';
+	}
+	boot_loader_free(&b);
+	return err;
 }
 
 static bool entry_boots(const struct boot_entry *e, const char *release,
@@ -95,31 +174,15 @@ static char *new_loader_conf(const char *text, const char *id)
 	return out;
 }
 
-static int with_loader_conf(const char *release, const char *image, char *why,
-			    size_t len)
+/* Rewrite loader.conf's default lines to name the entry @id. */
+static int write_loader_default(const char *id, char *why, size_t len)
 {
-	struct boot_loader b;
-	struct warnings w = { 0 };
-	const struct boot_entry *e = NULL;
 	char path[PATH_MAX], old[65536], *text;
 	int err;
 
-	err = boot_loader_load(&b, rootdir_get(), &w);
-	warn_free(&w);
-	if (err)
-		return err;
-	for (size_t i = 0; i < b.nr_entries && !e; i++)
-		if (entry_boots(&b.entries[i], release, image))
-			e = &b.entries[i];
-	if (!e) {
-		snprintf(why, len, "no boot loader configuration was found for %s: no grubby, and no entry of that version in %s",
-			 release, BOOT_ENTRIES_DIR);
-		err = -ENOENT;
-		goto out;
-	}
 	err = root_path(rootdir_get(), BOOT_LOADER_CONF, path, sizeof(path));
 	if (err)
-		goto out;
+		return err;
 	old[0] = '\0';
 	if (access(path, F_OK) == 0) {
 		FILE *f = fopen(path, "re");
@@ -137,18 +200,40 @@ static int with_loader_conf(const char *release, const char *image, char *why,
 			fclose(f);
 		old[n] = '\0';
 		if (err)
-			goto out;
+			return err;
 	}
-	text = new_loader_conf(old, e->id);
-	if (!text) {
-		err = -ENOMEM;
-		goto out;
-	}
+	text = new_loader_conf(old, id);
+	if (!text)
+		return -ENOMEM;
 	err = atomic_write_file(path, text, strlen(text), 0644);
 	if (err)
 		snprintf(why, len, "%s: %s", BOOT_LOADER_CONF, strerror(-err));
 	free(text);
-out:
+	return err;
+}
+
+static int with_loader_conf(const char *release, const char *image, char *why,
+			    size_t len)
+{
+	struct boot_loader b;
+	struct warnings w = { 0 };
+	const struct boot_entry *e = NULL;
+	int err;
+
+	err = boot_loader_load(&b, rootdir_get(), &w);
+	warn_free(&w);
+	if (err)
+		return err;
+	for (size_t i = 0; i < b.nr_entries && !e; i++)
+		if (entry_boots(&b.entries[i], release, image))
+			e = &b.entries[i];
+	if (!e) {
+		snprintf(why, len, "no boot loader configuration was found for %s: no grubby, and no entry of that version in %s",
+			 release, BOOT_ENTRIES_DIR);
+		err = -ENOENT;
+	} else {
+		err = write_loader_default(e->id, why, len);
+	}
 	boot_loader_free(&b);
 	return err;
 }
@@ -164,4 +249,27 @@ int boot_default_set(const char *release, const char *image, char *how,
 	}
 	snprintf(how, hlen, "%s", BOOT_LOADER_CONF);
 	return with_loader_conf(release, image, why, len);
+}
+
+int boot_default_restore(const struct boot_default *d, char *why, size_t len)
+{
+	const char *grubby = find_grubby();
+
+	if (!d->entry[0]) {
+		snprintf(why, len, "no default entry recorded");
+		return -ENOENT;
+	}
+	if (!strcmp(d->how, "grubby")) {
+		if (!grubby) {
+			snprintf(why, len, "the default %s was grubby's, and grubby is gone", d->entry);
+			return -ENOENT;
+		}
+		return with_grubby(grubby, d->entry, why, len);
+	}
+	if (grubby) {
+		snprintf(why, len, "the default %s was loader.conf's, and grubby manages this host now",
+			 d->entry);
+		return -EINVAL;
+	}
+	return write_loader_default(d->entry, why, len);
 }

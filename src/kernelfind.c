@@ -72,7 +72,7 @@ static const struct boot_entry *entry_for(const struct boot_loader *b,
 }
 
 /* The release in an image's name: vmlinuz-REL, or .../modules/REL/vmlinuz. */
-static bool release_of(const char *image, char *out, size_t len)
+bool kernel_image_release(const char *image, char *out, size_t len)
 {
 	const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
 	const char *mod = strstr(image, "/modules/");
@@ -122,7 +122,7 @@ int kernel_find(const char *root, const char *spec, struct kernel_files *k,
 		snprintf(k->image, sizeof(k->image), "%s", spec);
 		if (e && e->version)
 			snprintf(k->release, sizeof(k->release), "%s", e->version);
-		else if (!release_of(spec, k->release, sizeof(k->release))) {
+		else if (!kernel_image_release(spec, k->release, sizeof(k->release))) {
 			snprintf(why, len, "%s: cannot tell its release from its name (vmlinuz-RELEASE) or a boot entry",
 				 spec);
 			goto out;
@@ -136,9 +136,18 @@ int kernel_find(const char *root, const char *spec, struct kernel_files *k,
 			goto out;
 		}
 	}
-	if (!(e && e->nr_initrd && entry_file(root, e->initrd[0], k->initrd,
-					       sizeof(k->initrd))))
+	if (e) {
+		snprintf(k->entry, sizeof(k->entry), "%s", e->id);
+		snprintf(k->options, sizeof(k->options), "%s", e->options ? e->options : "");
+	}
+	if (e && e->nr_initrd) {
+		if (!entry_file(root, e->initrd[0], k->initrd, sizeof(k->initrd))) {
+			k->initrd[0] = '\0';
+			snprintf(k->missing_initrd, sizeof(k->missing_initrd), "%s", e->initrd[0]);
+		}
+	} else {
 		first_of(root, initrds, k->release, k->initrd, sizeof(k->initrd));
+	}
 	err = 0;
 out:
 	boot_loader_free(&b);

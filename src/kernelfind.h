@@ -10,21 +10,35 @@
 #define RAFLEET_KERNELFIND_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct kernel_files {
 	char release[256];
 	char image[PATH_MAX];	/* as the host sees it: /boot/vmlinuz-... */
 	char initrd[PATH_MAX];	/* "" if there is none */
+	char entry[256];	/* the BLS entry's id, "" if none */
+	char options[4096];	/* its options lines, "" if none */
+	/* the initrd the entry names, when that file is not there; else "" */
+	char missing_initrd[PATH_MAX];
 };
 
 /*
  * Find @spec under @root: a release ("7.3.4-1.rafleet.virt") or the path
  * of a kernel image (its release is read from its name, /boot/vmlinuz-REL
  * or /usr/lib/modules/REL/vmlinuz, or from the entry that boots it).
+ * The entry's id and options come with it; an initrd the entry names but
+ * that is not there is reported in missing_initrd, not looked for
+ * elsewhere.
  * 0, or -ENOENT with @why saying what was not found.
  */
 int kernel_find(const char *root, const char *spec, struct kernel_files *k,
 		char *why, size_t len);
+
+/*
+ * The release in an image's name: /boot/vmlinuz-RELEASE or
+ * .../modules/RELEASE/vmlinuz.  false if it has neither form.
+ */
+bool kernel_image_release(const char *image, char *out, size_t len);
 
 #endif

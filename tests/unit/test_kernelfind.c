@@ -5,7 +5,11 @@
  * path; a kernel that is not there says what was looked for.  The default
  * entry: loader.conf's default lines replaced by one naming the entry,
  * the rest kept, one added when there was none; no entry for the kernel
- * is -ENOENT and leaves loader.conf alone.
+ * is -ENOENT and leaves loader.conf alone.  The effective default: the
+ * pattern's entry, with no pattern the first of the menu (the newest), an
+ * EFI variable's or a pattern matching nothing said; restoring a recorded
+ * default.  An entry's options come with its kernel; an initrd it names
+ * that is missing is reported, not replaced by another one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -102,6 +106,73 @@ static void test_default(void)
 	       "  loader.conf untouched");
 }
 
+static void test_effective(void)
+{
+	struct boot_default d, back;
+	char how[256], why[256];
+
+	put("boot/vmlinuz-6.1.0-13-amd64", "k");
+	put("boot/loader/entries/debian-6.1.0-13-amd64.conf",
+	    "title Debian\nversion 6.1.0-13-amd64\nlinux /vmlinuz-6.1.0-13-amd64\n");
+	put("boot/loader/loader.conf", "timeout 3\ndefault debian-*\n");
+	is_i64(boot_default_get(&d, why, sizeof(why)), 0, "the effective default, by a pattern");
+	ok(!strcmp(d.entry, "debian-6.1.0-13-amd64") && !strcmp(d.release, "6.1.0-13-amd64") &&
+	   !strcmp(d.how, "/boot/loader/loader.conf"), "  its entry, release and source: %s %s %s",
+	   d.entry, d.release, d.how);
+	put("boot/loader/loader.conf", "timeout 3\n");
+	boot_default_get(&d, why, sizeof(why));
+	is_str(d.entry, "debian-6.1.0-13-amd64", "no default line: the first of the menu (no sort-key: ids, newest first)");
+	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet.virt\nsort-key rafleet\n"
+	    "linux /abc/7.3.4-1.rafleet.virt/linux\ninitrd /abc/7.3.4-1.rafleet.virt/initrd\n");
+	boot_default_get(&d, why, sizeof(why));
+	is_str(d.entry, "abc-7.3.4-1.rafleet.virt", "  an entry with a sort-key comes before those without");
+	is_str(d.release, "7.3.4-1.rafleet.virt", "  its release");
+	put("boot/loader/loader.conf", "default @saved\n");
+	is_i64(boot_default_get(&d, why, sizeof(why)), -EOPNOTSUPP, "default @saved: -EOPNOTSUPP");
+	ok(strstr(why, "an EFI variable chooses") != NULL, "  says so: %s", why);
+	put("boot/loader/loader.conf", "default nothing-*\n");
+	is_i64(boot_default_get(&d, why, sizeof(why)), -ENOENT, "a pattern matching nothing: -ENOENT");
+	ok(strstr(why, "matches no bootable entry") != NULL, "  says so: %s", why);
+
+	put("boot/loader/loader.conf", "timeout 3\ndefault debian-*\n");
+	boot_default_get(&back, why, sizeof(why));
+	boot_default_set("7.3.4-1.rafleet.virt", "/x", how, sizeof(how), why, sizeof(why));
+	is_i64(boot_default_restore(&back, why, sizeof(why)), 0, "restore the recorded default");
+	is_str(file("boot/loader/loader.conf"), "timeout 3\ndefault debian-6.1.0-13-amd64.conf\n",
+	       "  loader.conf names it again");
+	snprintf(back.how, sizeof(back.how), "grubby");
+	is_i64(boot_default_restore(&back, why, sizeof(why)), -ENOENT, "a grubby default without grubby: -ENOENT");
+	back.entry[0] = '\0';
+	is_i64(boot_default_restore(&back, why, sizeof(why)), -ENOENT, "nothing recorded: -ENOENT");
+}
+
+static void test_entry_files(void)
+{
+	struct kernel_files k;
+	char why[512];
+
+	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet.virt\n"
+	    "linux /abc/7.3.4-1.rafleet.virt/linux\ninitrd /abc/7.3.4-1.rafleet.virt/initrd\n"
+	    "options root=/dev/vda1\noptions ro quiet\n");
+	kernel_find(root, "7.3.4-1.rafleet.virt", &k, why, sizeof(why));
+	is_str(k.entry, "abc-7.3.4-1.rafleet.virt", "an entry's id comes with the kernel");
+	is_str(k.options, "root=/dev/vda1 ro quiet", "  and its options lines, joined");
+	is_str(k.missing_initrd, "", "  its initrd is there");
+	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet.virt\n"
+	    "linux /abc/7.3.4-1.rafleet.virt/linux\ninitrd /abc/gone/initrd\n");
+	put("boot/initrd.img-7.3.4-1.rafleet.virt", "i");
+	kernel_find(root, "7.3.4-1.rafleet.virt", &k, why, sizeof(why));
+	ok(!strcmp(k.missing_initrd, "/abc/gone/initrd") && !k.initrd[0],
+	   "an initrd the entry names that is missing: reported, no other one taken (%s, '%s')",
+	   k.missing_initrd, k.initrd);
+	kernel_find(root, "6.1.0-13-amd64", &k, why, sizeof(why));
+	ok(!strcmp(k.initrd, "/boot/initrd.img-6.1.0-13-amd64") && !k.missing_initrd[0],
+	   "an entry without initrd lines: Debian's name is looked for");
+}
+
 int main(void)
 {
 	if (!ok(mkdtemp(root) != NULL, "temp dir"))
@@ -110,6 +181,8 @@ int main(void)
 	unsetenv("RAFLEET_GRUBBY");
 	test_find();
 	test_default();
+	test_effective();
+	test_entry_files();
 	fakefs_rm_tree(root);
 	return tap_done();
 }
