@@ -104,6 +104,7 @@ install: $(OUT)/rafleet
 	install -D -m 0755 kernel-install/50-rafleet-dracut.install \
 		$(DESTDIR)$(KERNELINSTALLDIR)/50-rafleet-dracut.install
 	install -D -m 0644 etc/smoke.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/smoke.conf
+	install -D -m 0644 etc/trial.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/trial.conf
 	install -D -m 0644 etc/tune.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/tune.conf
 	install -D -m 0644 udev/60-rafleet-tune.rules $(DESTDIR)$(UDEVRULESDIR)/60-rafleet-tune.rules
 	install -D -m 0644 systemd/rafleet-tune@.service $(DESTDIR)$(UNITDIR)/rafleet-tune@.service

@@ -10,24 +10,30 @@
 static void stage_usage(FILE *f)
 {
 	fprintf(f,
-"usage: rafleet stage KERNEL [--no-baseline] [--no-exec] [--json]\n"
+"usage: rafleet stage KERNEL [--no-baseline] [--no-exec] [--no-initrd] [--json]\n"
 "\n"
 "Stage a trial boot of KERNEL (a release such as 7.3.4-1.rafleet.virt, or the\n"
 "path of a kernel image): record the running kernel as the previous one,\n"
 "measure its baseline with the smoke workloads of /etc/rafleet/smoke.conf,\n"
-"load KERNEL with kexec -l (its initramfs, this boot's command line and\n"
-"rafleet.trial=TOKEN), and start it: systemctl kexec, or kexec -e without\n"
-"systemd.  The default boot entry does not move: any crash or reset of the\n"
-"trial boot comes back to the previous kernel.\n"
+"load KERNEL with kexec -l (its initramfs; its boot entry's options, else\n"
+"this boot's command line; the parameters of /etc/rafleet/trial.conf, which\n"
+"turn a kernel failure into a reset; rafleet.trial=TOKEN), and start it:\n"
+"systemctl kexec, or kexec -e without systemd.  The default boot entry does\n"
+"not move: any crash or reset of the trial boot comes back to the previous\n"
+"kernel.  So stage first checks that the default entry boots the running\n"
+"kernel, and that KERNEL's initramfs is there and named for its release.\n"
 "\n"
 "options:\n"
 "  -B, --no-baseline   do not measure the baseline (smoke then compares nothing)\n"
 "  -n, --no-exec       load and record only; 'systemctl kexec' starts it later\n"
+"  -I, --no-initrd     KERNEL boots without an initramfs (else its lack refuses)\n"
 "  -j, --json          JSON (schema rafleet-rollout/1) instead of a table\n"
 "  -h, --help          this help\n"
 "\n"
 "exit status: 0 staged (and started), 1 failed, refused (a trial is already\n"
-"staged or running) or another rafleet holds the lock, 2 bad arguments.\n"
+"staged or running, the default entry is not the running kernel, no\n"
+"initramfs, a bad trial.conf) or another rafleet holds the lock, 2 bad\n"
+"arguments.\n"
 "'man rafleet-stage'.\n");
 }
 
@@ -36,6 +42,7 @@ int cmd_stage(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "no-baseline", no_argument, NULL, 'B' },
 		{ "no-exec", no_argument, NULL, 'n' },
+		{ "no-initrd", no_argument, NULL, 'I' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -47,10 +54,11 @@ int cmd_stage(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Bnjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "BnIjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'B': o.baseline = false; break;
 		case 'n': o.exec = false; break;
+		case 'I': o.no_initrd = true; break;
 		case 'j': json = true; break;
 		case 'h':
 			stage_usage(stdout);

@@ -50,6 +50,7 @@ struct stage_opts {
 	const char *kernel;	/* a release or an image path */
 	bool baseline;		/* measure the running kernel first */
 	bool exec;		/* start the trial kernel once loaded */
+	bool no_initrd;		/* the trial kernel boots without an initramfs */
 };
 
 /* `rafleet stage`: baseline, kexec -l, phase staged, then kexec. */

@@ -17,6 +17,7 @@
 #include "rootdir.h"
 #include "smoke.h"
 #include "statedir.h"
+#include "trialconf.h"
 
 #define BASELINE_TIMEOUT_S 1800
 
@@ -202,10 +203,58 @@ static int set_kernel(struct state_kernel *k, const struct kernel_files *f,
 	return 0;
 }
 
+/*
+ * What stage checks before it changes anything: the trial's initramfs, and
+ * that a reset of the trial comes back here (the boot loader's default is
+ * the running kernel).  0, or -EINVAL with the refusal said.
+ */
+static int stage_checks(const struct rollout *r, const struct stage_opts *o,
+			const struct kernel_files *trial, struct boot_default *def)
+{
+	char why[512];
+	int err;
+
+	if (trial->missing_initrd[0]) {
+		fprintf(stderr, "rafleet stage: the boot entry %s of %s names the initramfs %s, which is not there\n",
+			trial->entry, trial->release, trial->missing_initrd);
+		return -ENOENT;
+	}
+	if (!trial->initrd[0] && !o->no_initrd) {
+		fprintf(stderr, "rafleet stage: no initramfs for %s (no initrd in its boot entry, no /boot/initrd.img-%s, no /boot/initramfs-%s.img); --no-initrd if it boots without one\n",
+			trial->release, trial->release, trial->release);
+		return -ENOENT;
+	}
+	if (trial->initrd[0] && o->no_initrd) {
+		fprintf(stderr, "rafleet stage: --no-initrd, but %s has the initramfs %s\n",
+			trial->release, trial->initrd);
+		return -EINVAL;
+	}
+	if (trial->initrd[0] && !strstr(trial->initrd, trial->release)) {
+		fprintf(stderr, "rafleet stage: the initramfs %s is not named for %s: not the trial kernel's own\n",
+			trial->initrd, trial->release);
+		return -EINVAL;
+	}
+	err = boot_default_get(def, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "rafleet stage: cannot tell what the next boot boots: %s; a failed trial comes back to the default entry, so it must be known\n",
+			why);
+		return err == -ENOENT || err == -EOPNOTSUPP ? -EINVAL : err;
+	}
+	if (strcmp(def->release, r->now.release)) {
+		fprintf(stderr, "rafleet stage: the default boot entry (%s, by %s) boots %s, not the running kernel %s: a failed trial would not come back to this kernel; make it the default first\n",
+			def->entry, def->how, *def->release ? def->release : "an unknown kernel",
+			r->now.release);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int rollout_stage(struct rollout *r, const struct stage_opts *o)
 {
 	struct state *s = &r->st;
 	struct kernel_files trial, prev;
+	struct trial_config tc;
+	struct boot_default def;
 	char why[512], base[4096], cmdline[4200], token[24], path[PATH_MAX];
 	const char *args[2];
 	int err;
@@ -214,6 +263,11 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 		fprintf(stderr, "rafleet stage: a trial of %s is already %s; 'rafleet promote' or 'rafleet rollback --kernel' first\n",
 			s->trial.release, s->phase == PHASE_STAGED ? "staged" : "running");
 		return -EALREADY;
+	}
+	err = trial_config_load(&tc, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "rafleet stage: %s\n", why);
+		return err;
 	}
 	err = kernel_find(rootdir_get(), o->kernel, &trial, why, sizeof(why));
 	if (err) {
@@ -224,22 +278,31 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 		fprintf(stderr, "rafleet stage: %s is the running kernel\n", trial.release);
 		return -EINVAL;
 	}
+	err = stage_checks(r, o, &trial, &def);
+	if (err)
+		return err;
 	if (kernel_find(rootdir_get(), r->now.release, &prev, why, sizeof(why))) {
 		fprintf(stderr, "rafleet stage: the running kernel's files: %s; a kernel rollback will reboot instead of kexec\n",
 			why);
 		snprintf(prev.release, sizeof(prev.release), "%s", r->now.release);
 		prev.image[0] = prev.initrd[0] = '\0';
 	}
+	/* the trial boots its own entry's options: what a promotion keeps */
 	err = running_kexec_cmdline(r->now.cmdline, base, sizeof(base));
 	if (!err)
 		err = make_token(token, sizeof(token));
+	if (!err)
+		err = trial_cmdline(trial.options[0] ? trial.options : base, tc.cmdline,
+				    token, cmdline, sizeof(cmdline));
 	if (err) {
 		fprintf(stderr, "rafleet stage: the command line: %s\n", strerror(-err));
 		return err;
 	}
-	snprintf(cmdline, sizeof(cmdline), "%s%s%s=%s", base, *base ? " " : "",
-		 TRIAL_PARAM, token);
 	err = set_kernel(&s->previous, &prev, base);
+	if (!err)
+		err = state_set(&s->previous.default_entry, def.entry);
+	if (!err)
+		err = state_set(&s->previous.default_how, def.how);
 	if (!err)
 		err = set_kernel(&s->trial, &trial, cmdline);
 	if (!err)
@@ -275,6 +338,25 @@ int rollout_resume_stage(struct rollout *r)
 	}
 	return stage_steps(r, s->pending.nr_args > 1 &&
 			   !strcmp(s->pending.args[1], "baseline"), false);
+}
+
+/* ---- the previous default entry ---- */
+
+/* Make the default entry stage recorded the default again. */
+static int restore_default(struct rollout *r, char *why, size_t len)
+{
+	const struct state_kernel *p = &r->st.previous;
+	struct boot_default d = { 0 };
+
+	if (!p->default_entry || !p->default_how) {
+		snprintf(why, len, "no default entry was recorded when %s was staged",
+			 r->st.trial.release ? r->st.trial.release : "the trial kernel");
+		return -ENOENT;
+	}
+	snprintf(d.entry, sizeof(d.entry), "%s", p->default_entry);
+	snprintf(d.how, sizeof(d.how), "%s", p->default_how);
+	snprintf(d.release, sizeof(d.release), "%s", p->release ? p->release : "");
+	return boot_default_restore(&d, why, len);
 }
 
 /* ---- promote ---- */
@@ -324,11 +406,29 @@ int rollout_promote(struct rollout *r)
 	return promote_steps(r);
 }
 
+/*
+ * A promote is finished only on the trial boot it began on.  Any other
+ * boot (the trial crashed or was reset mid-promote) puts the default entry
+ * back: a kernel that died before its promotion was recorded is not made
+ * the default by the next boot.
+ */
 int rollout_resume_promote(struct rollout *r)
 {
-	if (r->st.phase != PHASE_TRIAL)
-		return rollout_fail(r, "promote", "abandoned: not on the trial boot any more", 0);
-	return promote_steps(r);
+	const struct state_kernel *t = &r->st.trial;
+	char why[512] = "", detail[1024];
+	int err;
+
+	if (r->st.phase == PHASE_TRIAL && running_is_trial(&r->now, t->release, t->token))
+		return promote_steps(r);
+	err = restore_default(r, why, sizeof(why));
+	if (err) {
+		snprintf(detail, sizeof(detail), "abandoned: the trial boot of %s ended mid-promote, and the default entry could not be put back: %s",
+			 t->release ? t->release : "?", why);
+		return rollout_fail(r, "promote", detail, err);
+	}
+	snprintf(detail, sizeof(detail), "abandoned: the trial boot of %s ended mid-promote (this boot runs %s); the default entry is %s again",
+		 t->release ? t->release : "?", r->now.release, r->st.previous.default_entry);
+	return rollout_fail(r, "promote", detail, 0);
 }
 
 /* ---- rollback --kernel ---- */
@@ -395,16 +495,47 @@ int rollout_kernel_back_steps(struct rollout *r, const char *reason, bool exec)
 	return err;
 }
 
+/*
+ * A promoted kernel demoted: the default entry stage recorded is the
+ * default again, then the previous kernel is started as a rollback does
+ * (unless this boot already runs it).
+ */
+static int demote_steps(struct rollout *r, const char *reason, bool exec)
+{
+	struct journal_fields jf = { .kernel = r->st.trial.release, .reason = reason,
+				     .verdict = "demoted" };
+	char why[512] = "", detail[1536];
+	int err;
+
+	err = rollout_step(r, "default-entry");
+	if (err)
+		return err;
+	err = restore_default(r, why, sizeof(why));
+	if (err)
+		return rollout_fail(r, "kernel-rollback", why, err);
+	failpoint("kernel-rollback.after-default-entry");
+	if (strcmp(r->now.release, r->st.previous.release))
+		return rollout_kernel_back_steps(r, reason, exec);
+	r->st.phase = PHASE_ROLLED_BACK;
+	snprintf(detail, sizeof(detail), "%s demoted: %s (this boot runs it) is the default entry again (%s): %s",
+		 r->st.trial.release, r->st.previous.release, r->st.previous.default_entry, reason);
+	return rollout_finish(r, LOG_WARNING, "kernel-rollback", &jf, detail);
+}
+
 int rollout_kernel_back(struct rollout *r, const char *reason, bool exec)
 {
 	struct state *s = &r->st;
 	const char *args[] = { reason };
 	int err;
 
-	if (s->phase != PHASE_TRIAL && s->phase != PHASE_STAGED) {
-		fprintf(stderr, "rafleet rollback: no trial kernel to roll back from: the phase is %s%s\n",
-			state_phase_name(s->phase), s->phase == PHASE_PROMOTED ?
-			" (a promoted kernel is the default entry: make the previous one the default and reboot)" : "");
+	if (s->phase != PHASE_TRIAL && s->phase != PHASE_STAGED && s->phase != PHASE_PROMOTED) {
+		fprintf(stderr, "rafleet rollback: no trial or promoted kernel to roll back from: the phase is %s\n",
+			state_phase_name(s->phase));
+		return -EINVAL;
+	}
+	if (s->phase == PHASE_PROMOTED && (!s->previous.default_entry || !s->previous.release)) {
+		fprintf(stderr, "rafleet rollback: %s was promoted without a record of the default entry before it; make the previous kernel the default by hand\n",
+			s->trial.release);
 		return -EINVAL;
 	}
 	err = rollout_begin(r, "kernel-rollback", args, 1);
@@ -413,6 +544,8 @@ int rollout_kernel_back(struct rollout *r, const char *reason, bool exec)
 	failpoint("kernel-rollback.after-intent");
 	if (s->phase == PHASE_STAGED)
 		return unload_steps(r, reason);
+	if (s->phase == PHASE_PROMOTED)
+		return demote_steps(r, reason, exec);
 	return rollout_kernel_back_steps(r, reason, exec);
 }
 
@@ -426,5 +559,7 @@ int rollout_resume_kernel_back(struct rollout *r)
 		return unload_steps(r, copy);
 	if (r->st.phase == PHASE_TRIAL)
 		return rollout_kernel_back_steps(r, copy, false);
+	if (r->st.phase == PHASE_PROMOTED)
+		return demote_steps(r, copy, false);
 	return rollout_fail(r, "kernel-rollback", "abandoned: no trial any more", 0);
 }

@@ -60,6 +60,8 @@ void state_kernel_clear(struct state_kernel *k)
 	free(k->token);
 	free(k->staged_boot_id);
 	free(k->trial_boot_id);
+	free(k->default_entry);
+	free(k->default_how);
 	memset(k, 0, sizeof(*k));
 }
 

@@ -87,6 +87,10 @@ static int read_kernel(struct reader *rd, struct json_object *doc, const char *k
 		err = get_str(rd, o, key, "staged_boot_id", &k->staged_boot_id);
 	if (!err)
 		err = get_str(rd, o, key, "trial_boot_id", &k->trial_boot_id);
+	if (!err)
+		err = get_str(rd, o, key, "default_entry", &k->default_entry);
+	if (!err)
+		err = get_str(rd, o, key, "default_how", &k->default_how);
 	return err;
 }
 
@@ -331,6 +335,9 @@ static void kernel_json(struct json_writer *w, const char *key,
 		json_str(w, "token", k->token);
 		json_str(w, "staged_boot_id", k->staged_boot_id);
 		json_str(w, "trial_boot_id", k->trial_boot_id);
+	} else {
+		json_str(w, "default_entry", k->default_entry);
+		json_str(w, "default_how", k->default_how);
 	}
 	json_obj_end(w);
 }

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "trialconf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "envfile.h"
+#include "running.h"
+
+/* The length of the name of the parameter @w (up to '=' or its end). */
+static size_t name_len(const char *w, size_t n)
+{
+	const char *eq = memchr(w, '=', n);
+
+	return eq ? (size_t)(eq - w) : n;
+}
+
+static bool is_word(const char *w, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+
+	return name_len(w, n) == k && !strncmp(w, name, k);
+}
+
+/* One word of RAFLEET_TRIAL_CMDLINE: NAME or NAME=VALUE, nothing to quote. */
+static int check_param(const char *w, size_t n, char *why, size_t len)
+{
+	size_t k = name_len(w, n);
+
+	for (size_t i = 0; i < k; i++)
+		if (!isalnum((unsigned char)w[i]) && !strchr("_.-", w[i]))
+			goto bad;
+	for (size_t i = k; i < n; i++)
+		if (!isgraph((unsigned char)w[i]) || strchr("\"'\\", w[i]))
+			goto bad;
+	if (!k || (n == 2 && !strncmp(w, "--", 2)))
+		goto bad;
+	if (is_word(w, n, "BOOT_IMAGE") || is_word(w, n, TRIAL_PARAM)) {
+		snprintf(why, len, "RAFLEET_TRIAL_CMDLINE: %.*s is set by the boot loader or by rafleet itself",
+			 (int)k, w);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	snprintf(why, len, "RAFLEET_TRIAL_CMDLINE: '%.*s' is not a kernel parameter (NAME or NAME=VALUE, no quotes)",
+		 (int)n, w);
+	return -EINVAL;
+}
+
+static int config_line(const char *name, const char *val, void *ctx, char *why,
+		       size_t len)
+{
+	struct trial_config *c = ctx;
+
+	if (strcmp(name, "RAFLEET_TRIAL_CMDLINE")) {
+		snprintf(why, len, "%s: not a setting of trial.conf (RAFLEET_TRIAL_CMDLINE)", name);
+		return -EINVAL;
+	}
+	for (const char *p = val + strspn(val, " \t"); *p; ) {
+		size_t n = strcspn(p, " \t");
+		int err = check_param(p, n, why, len);
+
+		if (err)
+			return err;
+		p += n;
+		p += strspn(p, " \t");
+	}
+	if ((size_t)snprintf(c->cmdline, sizeof(c->cmdline), "%s", val) >= sizeof(c->cmdline)) {
+		snprintf(why, len, "RAFLEET_TRIAL_CMDLINE: longer than %zu bytes", sizeof(c->cmdline) - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int trial_config_load(struct trial_config *c, char *why, size_t len)
+{
+	snprintf(c->cmdline, sizeof(c->cmdline), "%s", TRIAL_CMDLINE_DEFAULT);
+	return envfile_read(TRIAL_CONF, config_line, c, NULL, why, len);
+}
+
+/* Does @extra name the parameter of the word @w? */
+static bool overridden(const char *extra, const char *w, size_t n)
+{
+	size_t k = name_len(w, n);
+
+	for (const char *p = extra + strspn(extra, " \t"); *p; ) {
+		size_t m = strcspn(p, " \t");
+
+		if (name_len(p, m) == k && !strncmp(p, w, k))
+			return true;
+		p += m;
+		p += strspn(p, " \t");
+	}
+	return false;
+}
+
+struct out {
+	char *buf;
+	size_t len, used;
+	bool full;
+};
+
+static void add(struct out *o, const char *w, size_t n)
+{
+	if (!n)
+		return;
+	if (o->used + n + 2 > o->len) {
+		o->full = true;
+		return;
+	}
+	o->used += (size_t)snprintf(o->buf + o->used, o->len - o->used, "%s%.*s",
+				    o->used ? " " : "", (int)n, w);
+}
+
+static void add_words(struct out *o, const char *s)
+{
+	for (const char *p = s + strspn(s, " \t\n"); *p; ) {
+		size_t n = strcspn(p, " \t\n");
+
+		add(o, p, n);
+		p += n;
+		p += strspn(p, " \t\n");
+	}
+}
+
+int trial_cmdline(const char *base, const char *extra, const char *token,
+		  char *out, size_t len)
+{
+	struct out o = { out, len, 0, false };
+	const char *p = base + strspn(base, " \t\n"), *init = NULL;
+	char trial[64];
+
+	out[0] = '\0';
+	while (*p) {
+		size_t n = strcspn(p, " \t\n");
+
+		if (n == 2 && !strncmp(p, "--", 2)) {
+			init = p;
+			break;
+		}
+		if (!is_word(p, n, "BOOT_IMAGE") && !is_word(p, n, TRIAL_PARAM) &&
+		    !overridden(extra, p, n))
+			add(&o, p, n);
+		p += n;
+		p += strspn(p, " \t\n");
+	}
+	add_words(&o, extra);
+	snprintf(trial, sizeof(trial), "%s=%s", TRIAL_PARAM, token);
+	add(&o, trial, strlen(trial));
+	if (init)
+		add_words(&o, init);
+	return o.full ? -ENAMETOOLONG : 0;
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trialconf and envfile: /etc/rafleet/trial.conf in a fake root, the
+ * shipped defaults when it is missing, FILE:LINE for every kind of bad
+ * line; the trial's command line from a base: BOOT_IMAGE= and an old
+ * rafleet.trial dropped, a parameter trial.conf names replaced, the new
+ * words before a "--", and a buffer too small said, not cut.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "envfile.h"
+#include "fakefs.h"
+#include "tap.h"
+#include "trialconf.h"
+
+static char root[] = "/tmp/rafleet-trialconf-XXXXXX";
+
+static void put(const char *content)
+{
+	if (fakefs_put(root, "etc/rafleet/trial.conf", content))
+		diag("cannot write trial.conf");
+}
+
+static int load(struct trial_config *c, char *why, size_t len)
+{
+	why[0] = '\0';
+	return trial_config_load(c, why, len);
+}
+
+static void test_load(void)
+{
+	struct trial_config c;
+	char why[512];
+
+	is_i64(load(&c, why, sizeof(why)), 0, "no trial.conf: 0");
+	is_str(c.cmdline, TRIAL_CMDLINE_DEFAULT, "  the shipped defaults");
+	put("# comment\n\n  \t\nRAFLEET_TRIAL_CMDLINE=panic=5  oops=panic\n");
+	is_i64(load(&c, why, sizeof(why)), 0, "comments, blank lines and the setting: 0");
+	is_str(c.cmdline, "panic=5  oops=panic", "  its value");
+	put("RAFLEET_TRIAL_CMDLINE=\n");
+	is_i64(load(&c, why, sizeof(why)), 0, "an empty value: 0");
+	is_str(c.cmdline, "", "  no parameters");
+
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "# x\nRAFLEET_TRIAL_PANIC=10\n", "trial.conf:2: RAFLEET_TRIAL_PANIC: not a setting" },
+		{ "panic=10 oops=panic\n", "trial.conf:1: panic: not a setting" },
+		{ "words\n", "trial.conf:1: not NAME=value: words" },
+		{ "\n\n9X=1\n", "trial.conf:3: not NAME=value" },
+		{ "RAFLEET_TRIAL_CMDLINE=panic=10 \"quiet\"\n", "trial.conf:1: RAFLEET_TRIAL_CMDLINE: '\"quiet\"' is not a kernel parameter" },
+		{ "RAFLEET_TRIAL_CMDLINE=a=b\\c\n", "is not a kernel parameter" },
+		{ "RAFLEET_TRIAL_CMDLINE=BOOT_IMAGE=/x\n", "BOOT_IMAGE is set by the boot loader or by rafleet" },
+		{ "RAFLEET_TRIAL_CMDLINE=rafleet.trial=1\n", "rafleet.trial is set by the boot loader or by rafleet" },
+		{ "RAFLEET_TRIAL_CMDLINE=panic=1 -- single\n", "'--' is not a kernel parameter" },
+		{ "RAFLEET_TRIAL_CMDLINE==1\n", "'=1' is not a kernel parameter" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		put(bad[i].text);
+		ok(load(&c, why, sizeof(why)) == -EINVAL, "bad line %zu: -EINVAL", i);
+		ok(strstr(why, bad[i].why) && !strncmp(why, TRIAL_CONF ":", strlen(TRIAL_CONF) + 1),
+		   "  FILE:LINE and what: %s", why);
+	}
+	{
+		char big[2048] = "RAFLEET_TRIAL_CMDLINE=";
+
+		for (size_t n = strlen(big); n < sizeof(big) - 3; n += 2)
+			strcat(big, "a ");
+		strcat(big, "\n");
+		put(big);
+		is_i64(load(&c, why, sizeof(why)), -EINVAL, "a value longer than the buffer: -EINVAL");
+		ok(strstr(why, "longer than") != NULL, "  says so: %s", why);
+	}
+	/* a directory where the file should be: a read error, said */
+	fakefs_rm_tree(root);
+	if (fakefs_put(root, "etc/rafleet/trial.conf/x", ""))
+		diag("cannot make trial.conf a directory");
+	is_i64(load(&c, why, sizeof(why)) < 0, 1, "trial.conf a directory: an error");
+	ok(strstr(why, TRIAL_CONF) != NULL, "  names the file: %s", why);
+	fakefs_rm_tree(root);
+	fakefs_mkdir_p(root);
+}
+
+static void test_cmdline(void)
+{
+	char out[256];
+
+	is_i64(trial_cmdline("BOOT_IMAGE=/vmlinuz-6.1 root=/dev/vda1 ro quiet panic=0",
+			     "panic=10 oops=panic", "abc", out, sizeof(out)), 0, "a command line");
+	is_str(out, "root=/dev/vda1 ro quiet panic=10 oops=panic rafleet.trial=abc",
+	       "  BOOT_IMAGE dropped, panic=0 replaced, the trial's words and token last");
+	trial_cmdline("root=/dev/vda1 rafleet.trial=old ro -- single x=1", "oops=panic", "t", out, sizeof(out));
+	is_str(out, "root=/dev/vda1 ro oops=panic rafleet.trial=t -- single x=1",
+	       "an old token dropped, the new words before '--', init's words kept after it");
+	trial_cmdline("  quiet\n", "", "t", out, sizeof(out));
+	is_str(out, "quiet rafleet.trial=t", "no parameters: the token alone; spaces and a newline trimmed");
+	trial_cmdline("", "panic=10", "t", out, sizeof(out));
+	is_str(out, "panic=10 rafleet.trial=t", "an empty base");
+	trial_cmdline("panic oops=continue", "panic=10 oops", "t", out, sizeof(out));
+	is_str(out, "panic=10 oops rafleet.trial=t", "a bare word and NAME=VALUE replace each other by name");
+	trial_cmdline("panicky=1 xpanic=2", "panic=10", "t", out, sizeof(out));
+	is_str(out, "panicky=1 xpanic=2 panic=10 rafleet.trial=t", "  only the same name, not a prefix or suffix");
+	is_i64(trial_cmdline("root=/dev/vda1 ro quiet", "panic=10", "t", out, 20), -ENAMETOOLONG,
+	       "a buffer too small: -ENAMETOOLONG");
+}
+
+int main(void)
+{
+	if (!ok(mkdtemp(root) != NULL, "temp dir"))
+		return tap_done();
+	setenv("RAFLEET_ROOT", root, 1);
+	test_load();
+	test_cmdline();
+	fakefs_rm_tree(root);
+	return tap_done();
+}
