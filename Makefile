@@ -98,6 +98,7 @@ install: $(OUT)/rafleet
 	install -m 0644 fio/*.fio $(DESTDIR)$(DATADIR)/fio/
 	install -D -m 0644 systemd/rafleet-smoke.service $(DESTDIR)$(UNITDIR)/rafleet-smoke.service
 	install -m 0644 systemd/rafleet-promote.service systemd/rafleet-rollback-kernel.service \
+		systemd/rafleet-trial-watch.service \
 		systemd/rafleet-guard.service systemd/rafleet-guard.timer $(DESTDIR)$(UNITDIR)/
 	install -D -m 0644 systemd/80-rafleet.preset $(DESTDIR)$(PRESETDIR)/80-rafleet.preset
 	install -D -m 0644 sysctl/50-rafleet.conf $(DESTDIR)$(SYSCTLDIR)/50-rafleet.conf

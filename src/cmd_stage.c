@@ -10,7 +10,8 @@
 static void stage_usage(FILE *f)
 {
 	fprintf(f,
-"usage: rafleet stage KERNEL [--no-baseline] [--no-exec] [--no-initrd] [--json]\n"
+"usage: rafleet stage KERNEL [--no-baseline] [--no-exec] [--no-initrd]\n"
+"                     [--no-watchdog] [--json]\n"
 "\n"
 "Stage a trial boot of KERNEL (a release such as 7.3.4-1.rafleet.virt, or the\n"
 "path of a kernel image): record the running kernel as the previous one,\n"
@@ -27,12 +28,14 @@ static void stage_usage(FILE *f)
 "  -B, --no-baseline   do not measure the baseline (smoke then compares nothing)\n"
 "  -n, --no-exec       load and record only; 'systemctl kexec' starts it later\n"
 "  -I, --no-initrd     KERNEL boots without an initramfs (else its lack refuses)\n"
+"  -W, --no-watchdog   stage without the hardware watchdog of trial.conf (else\n"
+"                      its lack refuses): a trial that hangs hard stays hung\n"
 "  -j, --json          JSON (schema rafleet-rollout/1) instead of a table\n"
 "  -h, --help          this help\n"
 "\n"
 "exit status: 0 staged (and started), 1 failed, refused (a trial is already\n"
 "staged or running, the default entry is not the running kernel, no\n"
-"initramfs, a bad trial.conf) or another rafleet holds the lock, 2 bad\n"
+"initramfs, no watchdog, a bad trial.conf) or another rafleet holds the lock, 2 bad\n"
 "arguments.\n"
 "'man rafleet-stage'.\n");
 }
@@ -43,6 +46,7 @@ int cmd_stage(int argc, char **argv)
 		{ "no-baseline", no_argument, NULL, 'B' },
 		{ "no-exec", no_argument, NULL, 'n' },
 		{ "no-initrd", no_argument, NULL, 'I' },
+		{ "no-watchdog", no_argument, NULL, 'W' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -54,11 +58,12 @@ int cmd_stage(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "BnIjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "BnIWjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'B': o.baseline = false; break;
 		case 'n': o.exec = false; break;
 		case 'I': o.no_initrd = true; break;
+		case 'W': o.no_watchdog = true; break;
 		case 'j': json = true; break;
 		case 'h':
 			stage_usage(stdout);

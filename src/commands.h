@@ -25,6 +25,7 @@ int cmd_rollback(int argc, char **argv);
 int cmd_smoke(int argc, char **argv);
 int cmd_stage(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_trialwatch(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 
 #endif

@@ -144,3 +144,16 @@ int host_reboot(const char **how, char *why, size_t len)
 	snprintf(why, len, "reboot: %s", strerror(errno));
 	return -errno;
 }
+
+int host_reboot_now(const char **how, char *why, size_t len)
+{
+	if (systemd_runs()) {
+		const char *prog;
+		int err = program("RAFLEET_SYSTEMCTL", SYSTEMCTL_DEFAULT, &prog, why, len);
+		char *argv[] = { (char *)prog, "reboot", "--force", "--force", NULL };
+
+		*how = "systemctl reboot --force --force";
+		return err ? err : run(argv, why, len);
+	}
+	return host_reboot(how, why, len);
+}

@@ -38,4 +38,11 @@ int kexec_exec(const char **how, char *why, size_t len);
 /* Reboot through the firmware into the default boot entry. */
 int host_reboot(const char **how, char *why, size_t len);
 
+/*
+ * The same at once, whatever userspace is doing: `systemctl reboot
+ * --force --force` (systemctl syncs and calls reboot(2) itself, without
+ * PID 1), else reboot(RB_AUTOBOOT).
+ */
+int host_reboot_now(const char **how, char *why, size_t len);
+
 #endif

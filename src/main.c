@@ -20,6 +20,7 @@ static const struct {
 	{ "smoke", cmd_smoke, "on a trial boot: smoke workloads, kernel log, baseline; roll back on failure" },
 	{ "stage", cmd_stage, "baseline this kernel, then kexec into a trial of another" },
 	{ "status", cmd_status, "this host's kernel, sysctls, boot entries, rollout and canaries" },
+	{ "trial-watch", cmd_trialwatch, "on a trial boot: keep the watchdog alive, reboot past the deadline" },
 	{ "tune", cmd_tune, "set each block device's read_ahead_kb by the policy, or restore it" },
 };
 
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: rafleet COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
+		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "\n'rafleet COMMAND --help' and 'man rafleet-COMMAND' say more.\n");
 }
 

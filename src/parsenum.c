@@ -19,6 +19,33 @@ int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return errno || *end || *out > max ? -EINVAL : 0;
 }
 
+int parse_duration(const char *s, uint64_t min_s, uint64_t max_s, uint64_t *out)
+{
+	static const struct {
+		const char *unit;
+		uint64_t secs;
+	} units[] = { { "", 1 }, { "s", 1 }, { "min", 60 }, { "h", 3600 } };
+	char *end;
+	uint64_t v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v > max_s / units[i].secs || v * units[i].secs < min_s ||
+		    v * units[i].secs > max_s)
+			return -EINVAL;
+		*out = v * units[i].secs;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int parse_percent(const char *s, double min, double max, double *out)
 {
 	char *end;

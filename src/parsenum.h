@@ -16,6 +16,13 @@ int parse_u64(const char *s, uint64_t max, uint64_t *out);
 int parse_percent(const char *s, double min, double max, double *out);
 
 /*
+ * A duration as systemd writes one: a decimal integer with an optional
+ * unit, s (the default), min or h ("90", "90s", "45min", "2h"), in
+ * seconds, @min_s..@max_s.  0 or -EINVAL.
+ */
+int parse_duration(const char *s, uint64_t min_s, uint64_t max_s, uint64_t *out);
+
+/*
  * A bad command line: the message, as printf() would write it, into
  * @error (@len bytes, cut to fit).  -EINVAL.
  */

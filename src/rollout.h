@@ -51,6 +51,7 @@ struct stage_opts {
 	bool baseline;		/* measure the running kernel first */
 	bool exec;		/* start the trial kernel once loaded */
 	bool no_initrd;		/* the trial kernel boots without an initramfs */
+	bool no_watchdog;	/* stage without a hardware watchdog */
 };
 
 /* `rafleet stage`: baseline, kexec -l, phase staged, then kexec. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include "atomicfile.h"
 #include "bootdefault.h"
@@ -209,10 +210,20 @@ static int set_kernel(struct state_kernel *k, const struct kernel_files *f,
  * the running kernel).  0, or -EINVAL with the refusal said.
  */
 static int stage_checks(const struct rollout *r, const struct stage_opts *o,
-			const struct kernel_files *trial, struct boot_default *def)
+			const struct trial_config *tc, const struct kernel_files *trial,
+			struct boot_default *def)
 {
-	char why[512];
+	char why[512], dev[PATH_MAX];
 	int err;
+
+	if (tc->watchdog[0] && !o->no_watchdog &&
+	    (root_path(rootdir_get(), tc->watchdog, dev, sizeof(dev)) || access(dev, W_OK))) {
+		fprintf(stderr, "rafleet stage: no hardware watchdog at %s (RAFLEET_TRIAL_WATCHDOG of %s): a trial kernel that hangs hard would never come back; --no-watchdog to stage without one\n",
+			tc->watchdog, TRIAL_CONF);
+		return -ENODEV;
+	}
+	if (!tc->watchdog[0] || o->no_watchdog)
+		fprintf(stderr, "rafleet stage: without a hardware watchdog: a trial kernel that hangs hard stays hung until someone resets the host\n");
 
 	if (trial->missing_initrd[0]) {
 		fprintf(stderr, "rafleet stage: the boot entry %s of %s names the initramfs %s, which is not there\n",
@@ -278,7 +289,7 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 		fprintf(stderr, "rafleet stage: %s is the running kernel\n", trial.release);
 		return -EINVAL;
 	}
-	err = stage_checks(r, o, &trial, &def);
+	err = stage_checks(r, o, &tc, &trial, &def);
 	if (err)
 		return err;
 	if (kernel_find(rootdir_get(), r->now.release, &prev, why, sizeof(why))) {

@@ -44,9 +44,15 @@ static void find_token(struct running *r)
 	}
 }
 
-int running_read(struct running *r)
+static const char *proc_dir(void)
 {
 	const char *proc = getenv("RAFLEET_PROC");
+
+	return proc && *proc ? proc : "/proc";
+}
+
+int running_read(struct running *r)
+{
 	char path[PATH_MAX];
 	int err;
 
@@ -54,7 +60,7 @@ int running_read(struct running *r)
 	read_release(r);
 	if (sysctl_get("kernel.random.boot_id", r->boot_id, sizeof(r->boot_id)))
 		r->boot_id[0] = '\0';
-	snprintf(path, sizeof(path), "%s/cmdline", proc && *proc ? proc : "/proc");
+	snprintf(path, sizeof(path), "%s/cmdline", proc_dir());
 	err = read_small_file(path, r->cmdline, sizeof(r->cmdline));
 	if (err) {
 		r->cmdline[0] = '\0';
@@ -63,6 +69,19 @@ int running_read(struct running *r)
 	r->cmdline[strcspn(r->cmdline, "\n")] = '\0';
 	find_token(r);
 	return 0;
+}
+
+int running_uptime(double *secs)
+{
+	char path[PATH_MAX], buf[128], *end;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/uptime", proc_dir());
+	err = read_small_file(path, buf, sizeof(buf));
+	if (err)
+		return err;
+	*secs = strtod(buf, &end);
+	return end == buf || *secs < 0 ? -EINVAL : 0;
 }
 
 int running_kexec_cmdline(const char *cmdline, char *out, size_t len)

@@ -3,7 +3,8 @@
  * The boot this process runs in: the kernel release (uname -r), the boot
  * id and the kernel command line, with the rafleet.trial token if any.
  * For tests: $RAFLEET_UNAME_R stands for uname -r, $RAFLEET_PROC/cmdline
- * for /proc/cmdline, and the boot id is read under $RAFLEET_PROCSYS.
+ * for /proc/cmdline (and $RAFLEET_PROC/uptime for /proc/uptime), and the
+ * boot id is read under $RAFLEET_PROCSYS.
  */
 #ifndef RAFLEET_RUNNING_H
 #define RAFLEET_RUNNING_H
@@ -33,5 +34,8 @@ int running_kexec_cmdline(const char *cmdline, char *out, size_t len);
 /* Is this boot the trial of @release started with @token? */
 bool running_is_trial(const struct running *r, const char *release,
 		      const char *token);
+
+/* Seconds since this kernel booted (/proc/uptime).  0 or -errno. */
+int running_uptime(double *secs);
 
 #endif

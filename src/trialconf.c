@@ -4,10 +4,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "envfile.h"
+#include "parsenum.h"
 #include "running.h"
 
 /* The length of the name of the parameter @w (up to '=' or its end). */
@@ -55,8 +57,39 @@ static int config_line(const char *name, const char *val, void *ctx, char *why,
 {
 	struct trial_config *c = ctx;
 
+	uint64_t v;
+
+	if (!strcmp(name, "RAFLEET_TRIAL_WATCHDOG")) {
+		if (!strcmp(val, "none")) {
+			c->watchdog[0] = '\0';
+			return 0;
+		}
+		if (val[0] != '/' || strlen(val) >= sizeof(c->watchdog) || strpbrk(val, " \t")) {
+			snprintf(why, len, "RAFLEET_TRIAL_WATCHDOG=%s: not a device path or none", val);
+			return -EINVAL;
+		}
+		snprintf(c->watchdog, sizeof(c->watchdog), "%s", val);
+		return 0;
+	}
+	if (!strcmp(name, "RAFLEET_TRIAL_WATCHDOG_SEC")) {
+		if (parse_duration(val, 5, 600, &v)) {
+			snprintf(why, len, "RAFLEET_TRIAL_WATCHDOG_SEC=%s: not a duration of 5 s..10 min", val);
+			return -EINVAL;
+		}
+		c->watchdog_sec = (unsigned int)v;
+		return 0;
+	}
+	if (!strcmp(name, "RAFLEET_TRIAL_DEADLINE")) {
+		if (parse_duration(val, 60, 24 * 3600, &v)) {
+			snprintf(why, len, "RAFLEET_TRIAL_DEADLINE=%s: not a duration of 1 min..24 h (45min, 2h)", val);
+			return -EINVAL;
+		}
+		c->deadline_s = (unsigned int)v;
+		return 0;
+	}
 	if (strcmp(name, "RAFLEET_TRIAL_CMDLINE")) {
-		snprintf(why, len, "%s: not a setting of trial.conf (RAFLEET_TRIAL_CMDLINE)", name);
+		snprintf(why, len, "%s: not a setting of trial.conf (RAFLEET_TRIAL_CMDLINE, RAFLEET_TRIAL_WATCHDOG, RAFLEET_TRIAL_WATCHDOG_SEC, RAFLEET_TRIAL_DEADLINE)",
+			 name);
 		return -EINVAL;
 	}
 	for (const char *p = val + strspn(val, " \t"); *p; ) {
@@ -78,6 +111,9 @@ static int config_line(const char *name, const char *val, void *ctx, char *why,
 int trial_config_load(struct trial_config *c, char *why, size_t len)
 {
 	snprintf(c->cmdline, sizeof(c->cmdline), "%s", TRIAL_CMDLINE_DEFAULT);
+	snprintf(c->watchdog, sizeof(c->watchdog), "%s", TRIAL_WATCHDOG_DEFAULT);
+	c->watchdog_sec = TRIAL_WATCHDOG_SEC_DEFAULT;
+	c->deadline_s = TRIAL_DEADLINE_DEFAULT;
 	return envfile_read(TRIAL_CONF, config_line, c, NULL, why, len);
 }
 

@@ -4,11 +4,17 @@
  * entry's options (man rafleet-stage).  An EnvironmentFile (envfile.h):
  *
  *   RAFLEET_TRIAL_CMDLINE=panic=10 oops=panic ...
+ *   RAFLEET_TRIAL_WATCHDOG=/dev/watchdog0      (or "none")
+ *   RAFLEET_TRIAL_WATCHDOG_SEC=60
+ *   RAFLEET_TRIAL_DEADLINE=45min
  *
- * the kernel parameters that make every kernel failure of the trial end
- * in a reset, so that the host comes back to its default entry.  A word
- * of the base command line that names the same parameter is replaced;
- * the words go before a "--" (what follows it is init's).
+ * The kernel parameters make every kernel failure of the trial end in a
+ * reset, so that the host comes back to its default entry (a word of the
+ * base command line that names the same parameter is replaced; the words
+ * go before a "--": what follows it is init's).  The hardware watchdog,
+ * kept alive by `rafleet trial-watch` on the trial boot, resets a kernel
+ * that hangs where nothing in it can; the deadline reboots a trial that
+ * reached no verdict, whatever its userspace is doing.
  */
 #ifndef RAFLEET_TRIALCONF_H
 #define RAFLEET_TRIALCONF_H
@@ -20,8 +26,15 @@
 #define TRIAL_CMDLINE_DEFAULT "panic=10 oops=panic softlockup_panic=1 " \
 	"hardlockup_panic=1 hung_task_panic=1 sysctl.kernel.panic_on_rcu_stall=1"
 
+#define TRIAL_WATCHDOG_DEFAULT "/dev/watchdog0"
+#define TRIAL_WATCHDOG_SEC_DEFAULT 60
+#define TRIAL_DEADLINE_DEFAULT (45 * 60)
+
 struct trial_config {
 	char cmdline[1024];	/* RAFLEET_TRIAL_CMDLINE */
+	char watchdog[256];	/* RAFLEET_TRIAL_WATCHDOG; "" for none */
+	unsigned int watchdog_sec;	/* RAFLEET_TRIAL_WATCHDOG_SEC, 5..600 */
+	unsigned int deadline_s;	/* RAFLEET_TRIAL_DEADLINE, 1 min..24 h */
 };
 
 /*

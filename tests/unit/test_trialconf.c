@@ -36,7 +36,15 @@ static void test_load(void)
 	char why[512];
 
 	is_i64(load(&c, why, sizeof(why)), 0, "no trial.conf: 0");
-	is_str(c.cmdline, TRIAL_CMDLINE_DEFAULT, "  the shipped defaults");
+	ok(!strcmp(c.cmdline, TRIAL_CMDLINE_DEFAULT) && !strcmp(c.watchdog, "/dev/watchdog0") &&
+	   c.watchdog_sec == 60 && c.deadline_s == 2700, "  the shipped defaults");
+	put("RAFLEET_TRIAL_WATCHDOG=/dev/watchdog1\nRAFLEET_TRIAL_WATCHDOG_SEC=2min\nRAFLEET_TRIAL_DEADLINE=2h\n");
+	is_i64(load(&c, why, sizeof(why)), 0, "the watchdog and the deadline");
+	ok(!strcmp(c.watchdog, "/dev/watchdog1") && c.watchdog_sec == 120 && c.deadline_s == 7200,
+	   "  /dev/watchdog1, 2min = 120 s, 2h = 7200 s (%s %u %u)", c.watchdog, c.watchdog_sec, c.deadline_s);
+	put("RAFLEET_TRIAL_WATCHDOG=none\nRAFLEET_TRIAL_WATCHDOG_SEC=5\nRAFLEET_TRIAL_DEADLINE=60\n");
+	load(&c, why, sizeof(why));
+	ok(!c.watchdog[0] && c.watchdog_sec == 5 && c.deadline_s == 60, "  none; the lowest bounds, bare seconds");
 	put("# comment\n\n  \t\nRAFLEET_TRIAL_CMDLINE=panic=5  oops=panic\n");
 	is_i64(load(&c, why, sizeof(why)), 0, "comments, blank lines and the setting: 0");
 	is_str(c.cmdline, "panic=5  oops=panic", "  its value");
@@ -57,6 +65,15 @@ static void test_load(void)
 		{ "RAFLEET_TRIAL_CMDLINE=rafleet.trial=1\n", "rafleet.trial is set by the boot loader or by rafleet" },
 		{ "RAFLEET_TRIAL_CMDLINE=panic=1 -- single\n", "'--' is not a kernel parameter" },
 		{ "RAFLEET_TRIAL_CMDLINE==1\n", "'=1' is not a kernel parameter" },
+		{ "RAFLEET_TRIAL_WATCHDOG=dev/watchdog\n", "RAFLEET_TRIAL_WATCHDOG=dev/watchdog: not a device path or none" },
+		{ "RAFLEET_TRIAL_WATCHDOG=/dev/a b\n", "not a device path" },
+		{ "RAFLEET_TRIAL_WATCHDOG_SEC=4\n", "not a duration of 5 s..10 min" },
+		{ "RAFLEET_TRIAL_WATCHDOG_SEC=601s\n", "not a duration" },
+		{ "RAFLEET_TRIAL_DEADLINE=59\n", "not a duration of 1 min..24 h" },
+		{ "RAFLEET_TRIAL_DEADLINE=25h\n", "not a duration" },
+		{ "RAFLEET_TRIAL_DEADLINE=45 min\n", "not a duration" },
+		{ "RAFLEET_TRIAL_DEADLINE=45mins\n", "not a duration" },
+		{ "RAFLEET_TRIAL_DEADLINE=99999999999999999999h\n", "not a duration" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		put(bad[i].text);
