@@ -295,13 +295,13 @@ bool rollout_next(const struct state *s, const struct running *now,
 	}
 	if (s->phase == PHASE_STAGED && t->staged_boot_id && *now->boot_id &&
 	    strcmp(t->staged_boot_id, now->boot_id)) {
-		snprintf(what, len, "the trial boot of %s did not happen (running %s): the next rafleet invocation records that (staged -> idle)",
+		snprintf(what, len, "the trial boot of %s ended without a verdict (running %s): the next rafleet invocation records that, with what shows how (staged -> idle)",
 			 t->release, now->release);
 		return true;
 	}
 	if (s->phase == PHASE_TRIAL && !running_is_trial(now, t->release, t->token)) {
-		snprintf(what, len, "the trial boot of %s has ended (running %s): the next rafleet invocation records that (trial -> idle)",
-			 t->release, now->release);
+		snprintf(what, len, "the trial boot of %s has ended%s (running %s): the next rafleet invocation records that (trial -> idle)",
+			 t->release, s->smoke.verdict ? "" : " without a verdict", now->release);
 		return true;
 	}
 	return false;

@@ -7,18 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <limits.h>
 #include <sys/random.h>
 #include <unistd.h>
 
 #include "atomicfile.h"
 #include "bootdefault.h"
 #include "failpoint.h"
+#include "fileio.h"
 #include "kernelfind.h"
 #include "kexec.h"
 #include "rootdir.h"
 #include "smoke.h"
 #include "statedir.h"
 #include "trialconf.h"
+#include "trialwatch.h"
 
 #define BASELINE_TIMEOUT_S 1800
 
@@ -32,7 +36,7 @@ static bool boot_changed(const char *then, const char *now)
 /* No trial any more: back to idle, the trial's record gone. */
 static int trial_over(struct rollout *r, const char *action, const char *detail)
 {
-	struct journal_fields jf = { .verdict = "ended" };
+	struct journal_fields jf = { .verdict = strcmp(action, "trial-unjudged") ? "ended" : "unjudged" };
 	char release[256];
 	int err;
 
@@ -51,12 +55,91 @@ static int trial_over(struct rollout *r, const char *action, const char *detail)
 	return err;
 }
 
+/* trial-watch's mark @name for the trial @token: its boot id and uptime. */
+static bool read_mark(const char *name, const char *token, char *boot_id, size_t blen,
+		      double *up)
+{
+	char path[PATH_MAX], text[512], tok[64], rel[256], id[64];
+
+	if (statedir_path(name, path, sizeof(path)) ||
+	    read_small_file(path, text, sizeof(text)))
+		return false;
+	if (sscanf(text, "%63s %255s %63s %lf", tok, rel, id, up) != 4 || strcmp(tok, token))
+		return false;
+	snprintf(boot_id, blen, "%s", id);
+	return true;
+}
+
+static void remove_mark(const char *name)
+{
+	char path[PATH_MAX];
+
+	if (!statedir_path(name, path, sizeof(path)))
+		unlink(path);
+}
+
+/* The records in /sys/fs/pstore (ramoops, EFI): a crashed kernel's log. */
+static int pstore_records(void)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	if (root_path(rootdir_get(), "/sys/fs/pstore", path, sizeof(path)) ||
+	    !(d = opendir(path)))
+		return 0;
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * A trial that ended without a verdict, with what shows how: trial-watch's
+ * marks (its userspace ran until about then; its deadline passed) and the
+ * pstore records.  The marks go once read.
+ */
+static void unjudged(struct rollout *r, char *out, size_t len)
+{
+	const struct state_kernel *t = &r->st.trial;
+	char id[64] = "", id2[64];
+	double alive = 0, dead = 0;
+	bool ran = t->token && read_mark(TRIAL_ALIVE_FILE, t->token, id, sizeof(id), &alive);
+	bool late = t->token && read_mark(TRIAL_DEADLINE_FILE, t->token, id2, sizeof(id2), &dead);
+	int nr = pstore_records();
+	size_t used;
+
+	used = (size_t)snprintf(out, len, "the trial boot of %s ended without a verdict: ", t->release);
+	if (late)
+		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
+					 "it reached its deadline %.0f s after its kernel started, and was rebooted",
+					 dead);
+	else if (ran)
+		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
+					 "its userspace ran, last seen alive %.0f s after its kernel started (a panic, a hang or a reset after that)",
+					 alive);
+	else
+		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
+					 "nothing shows it reached userspace (its kernel failed early, or it never started)");
+	if (ran || late)
+		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
+					 "; its journal: journalctl -b %s", late ? id2 : id);
+	if (nr)
+		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
+					 "; %d record%s in /sys/fs/pstore (a crashed kernel's log)",
+					 nr, nr == 1 ? "" : "s");
+	snprintf(out + used, used < len ? len - used : 0, "; this boot runs %s", r->now.release);
+	remove_mark(TRIAL_ALIVE_FILE);
+	remove_mark(TRIAL_DEADLINE_FILE);
+}
+
 int rollout_observe_boot(struct rollout *r)
 {
 	struct state *s = &r->st;
 	struct state_kernel *t = &s->trial;
 	struct journal_fields jf = { .kernel = t->release, .verdict = "started" };
-	char detail[512];
+	char detail[2048];
 	int err;
 
 	if (s->phase == PHASE_STAGED && running_is_trial(&r->now, t->release, t->token)) {
@@ -71,14 +154,15 @@ int rollout_observe_boot(struct rollout *r)
 			journal_log(LOG_NOTICE, "trial", &jf, "%s", detail);
 		return err;
 	}
-	if (s->phase == PHASE_STAGED && boot_changed(t->staged_boot_id, r->now.boot_id)) {
-		snprintf(detail, sizeof(detail), "trial boot of %s did not happen: this boot runs %s (staged -> idle)",
-			 t->release, r->now.release);
-		return trial_over(r, "trial-missed", detail);
+	if ((s->phase == PHASE_STAGED && boot_changed(t->staged_boot_id, r->now.boot_id)) ||
+	    (s->phase == PHASE_TRIAL && !running_is_trial(&r->now, t->release, t->token) &&
+	     !s->smoke.verdict)) {
+		unjudged(r, detail, sizeof(detail));
+		return trial_over(r, "trial-unjudged", detail);
 	}
 	if (s->phase == PHASE_TRIAL && !running_is_trial(&r->now, t->release, t->token)) {
-		snprintf(detail, sizeof(detail), "trial boot of %s ended: this boot runs %s (trial -> idle)",
-			 t->release, r->now.release);
+		snprintf(detail, sizeof(detail), "trial boot of %s ended after its smoke verdict (%s), not promoted: this boot runs %s (trial -> idle)",
+			 t->release, s->smoke.verdict, r->now.release);
 		return trial_over(r, "trial-ended", detail);
 	}
 	return 0;

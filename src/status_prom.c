@@ -200,6 +200,17 @@ static void rollout_metrics(struct prom *p, const struct status *st)
 	family(p, "rafleet_rollout_pending",
 	       "1 if an action was interrupted (a crash): the next rafleet invocation finishes it.");
 	sample_int(p, NULL, 0, s->pending.action != NULL);
+	{
+		const struct state_event *last = NULL;
+
+		for (size_t i = 0; i < s->nr_history; i++)
+			if (!strcmp(s->history[i].action, "trial-unjudged"))
+				last = &s->history[i];
+		family(p, "rafleet_rollout_trial_unjudged_timestamp_seconds",
+		       "When a trial boot last ended without a verdict (it panicked, hung, was reset or reached its deadline), seconds since the epoch (no sample: none in the history).");
+		if (last && rfc3339(last->time, &t))
+			sample_int(p, (struct label[]){ { "kernel", last->kernel ? last->kernel : "" } }, 1, t);
+	}
 	family(p, "rafleet_feature_decision",
 	       "1 for each feature a persisted decision (a canary's, a rollback's) sets at boot, to the value of its label value.");
 	for (size_t i = 0; i < s->nr_decisions; i++)

@@ -139,14 +139,14 @@ static void nap(unsigned int secs, volatile sig_atomic_t *stop)
 	}
 }
 
-/* STATEDIR/trial-deadline: the token and when, for the next boot. */
-static void leave_mark(const struct running *now, double up)
+/* STATEDIR/@name: "TOKEN RELEASE BOOT_ID UPTIME", for the next boot. */
+static void leave_mark(const char *name, const struct running *now, double up)
 {
-	char path[PATH_MAX], text[256], when[64];
+	char path[PATH_MAX], text[512];
 
-	state_time_now(when, sizeof(when));
-	snprintf(text, sizeof(text), "%s %s %s %.0f\n", now->token, now->release, when, up);
-	if (!statedir_path(TRIAL_DEADLINE_FILE, path, sizeof(path)))
+	snprintf(text, sizeof(text), "%s %s %s %.0f\n", now->token, now->release,
+		 now->boot_id[0] ? now->boot_id : "-", up);
+	if (!statedir_path(name, path, sizeof(path)))
 		atomic_write_file(path, text, strlen(text), 0644);
 }
 
@@ -159,7 +159,7 @@ int trial_watch(const struct trial_config *tc, volatile sig_atomic_t *stop,
 	char release[256];
 	unsigned int tick;
 	enum view v;
-	double up;
+	double up = 0, alive_at = -1;
 	int err;
 
 	running_read(&now);
@@ -195,14 +195,18 @@ int trial_watch(const struct trial_config *tc, volatile sig_atomic_t *stop,
 				    release, v == V_PASSED ? "judged (pass)" : "over");
 			return v == V_PASSED ? WATCH_JUDGED : WATCH_OVER;
 		}
-		if (running_uptime(&up) == 0 && up >= tc->deadline_s) {
+		if (running_uptime(&up) == 0 && (alive_at < 0 || up - alive_at >= TRIAL_ALIVE_EVERY_S)) {
+			leave_mark(TRIAL_ALIVE_FILE, &now, up);
+			alive_at = up;
+		}
+		if (up >= tc->deadline_s) {
 			const char *how;
 
 			jf.verdict = "deadline";
 			journal_log(LOG_ERR, "trial-watch", &jf,
 				    "the trial of %s reached no verdict in %u s (up %.0f s): rebooting into the default entry",
 				    release, tc->deadline_s, up);
-			leave_mark(&now, up);
+			leave_mark(TRIAL_DEADLINE_FILE, &now, up);
 			/* no more keep-alives: the watchdog backs the reboot up */
 			dog_close(&d, false);
 			err = host_reboot_now(&how, why, len);

@@ -17,9 +17,11 @@
  *  - SIGTERM (a shutdown): the device is closed without the magic close,
  *    so the watchdog runs on through the shutdown.
  *
- * The state is only read (without the lock); the deadline leaves
- * STATEDIR/trial-deadline (the trial's token and when), which the next
- * boot takes as evidence of how the trial ended.
+ * The state is only read (without the lock).  What the next boot takes as
+ * evidence of how the trial ended, each file "TOKEN RELEASE BOOT_ID UPTIME":
+ * STATEDIR/trial-alive, written when the watch starts and then every
+ * minute (the trial's userspace ran, until about then), and
+ * STATEDIR/trial-deadline, written when the deadline passed.
  */
 #ifndef RAFLEET_TRIALWATCH_H
 #define RAFLEET_TRIALWATCH_H
@@ -29,7 +31,9 @@
 
 #include "trialconf.h"
 
+#define TRIAL_ALIVE_FILE "trial-alive"
 #define TRIAL_DEADLINE_FILE "trial-deadline"
+#define TRIAL_ALIVE_EVERY_S 60
 
 enum watch_end {
 	WATCH_NOT_TRIAL,	/* not a trial boot, or not the state's trial */

@@ -234,8 +234,8 @@ static void test_boot(void)
 	   "the trial boot: rollout_next says it will be recorded");
 	snprintf(now.release, sizeof(now.release), "6.1.0");
 	now.token[0] = '\0';
-	ok(rollout_next(&s, &now, what, sizeof(what)) && strstr(what, "did not happen"),
-	   "another boot of the old kernel: the trial did not happen");
+	ok(rollout_next(&s, &now, what, sizeof(what)) && strstr(what, "ended without a verdict"),
+	   "another boot of the old kernel: the trial ended without a verdict");
 	state_free(&s);
 
 	setenv("RAFLEET_UNAME_R", "7.3.4-1.rafleet.virt", 1);
@@ -252,8 +252,8 @@ static void test_boot(void)
 	put(tmp, "proc/cmdline", "root=/dev/vda1\n");
 	open_quiet(&r, "recover", msg, sizeof(msg));
 	ok(r && rollout_state(r)->phase == PHASE_IDLE && !rollout_state(r)->trial.release &&
-	   !strcmp(rollout_state(r)->history[0].action, "trial-missed"),
-	   "open on another boot of the old kernel: idle, 'trial-missed' in the history");
+	   !strcmp(rollout_state(r)->history[0].action, "trial-unjudged"),
+	   "open on another boot of the old kernel: idle, 'trial-unjudged' in the history");
 	rollout_close(r);
 	unsetenv("RAFLEET_UNAME_R");
 }
