@@ -14,6 +14,7 @@
 #   make vm-kexec       the kernel rollback by kexec in QEMU
 #   make demo           the host rollout on a booted guest, told step by step
 #   make fleet          the Ansible rollout in waves on three QEMU guests
+#   make trial-failures trial kernels that panic, hang, wedge: back by themselves
 #   make ci             what CI runs (.ci/run): make check in a fresh root
 #
 # The kernel source, build directories and ccache live in RAFLEET_CACHE,
@@ -42,12 +43,12 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet check ci clean help
+	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet trial-failures check ci clean help
 
 all: packages
 
 help:
-	@sed -n '2,19p' Makefile
+	@sed -n '2,20p' Makefile
 
 # Debian packages the build and the tests need; installed if missing (root).
 deps:
@@ -202,6 +203,12 @@ vm-baseline: tools
 
 check:
 	scripts/check
+
+# trial-failures: on a booted node, trials that panic (LKDTM), hang hard
+# (the watchdog), wedge (the deadline), a promote killed then a reset, a
+# demotion: each back on the previous kernel by itself (about 15 min).
+trial-failures: packages
+	tests/host/test_trial_failures $(RAFLEET_CACHE) out/repo
 
 # ci: .ci/run, make check in a fresh minimal bookworm root where
 # scripts/install-deps installs everything (scripts/fresh-root).

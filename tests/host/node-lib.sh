@@ -252,3 +252,55 @@ boot_entry_default() {
 		$1 == "options" { sub(/^options[ \t]+/, ""); o = $0 }
 		END { if (l == "") exit 1; print l, i, o }'
 }
+
+# node_machine W TIMEOUT MAX_STARTS: the node on W/root.img as a machine:
+# each start boots the entry that the disk's /boot/loader/loader.conf
+# selects (read before each start, as systemd-boot does), in QEMU (TCG,
+# -no-reboot: a reset or reboot ends the start, and the next start is the
+# firmware's boot); kexec boots stay inside one start.  Until the guest
+# says RAFLEET-DONE (done_=yes) or RAFLEET-ABORT, or MAX_STARTS.  The
+# guest's ttyS1 is W/results-N.log, concatenated into W/results.txt; its
+# commentary is shown as it comes, each "RAFLEET-BOOT STEP ..." line's
+# time in W/timeline.  QEMU_TCG_CPU as the caller sets it.
+node_machine() {
+	local w=$1 timeout_s=$2 max=$3 run linux initrd options t0 qemu rc
+	# shellcheck source=tests/vm/guest-status
+	. "$(dirname "${BASH_SOURCE[0]}")/../vm/guest-status"
+	_nm_follow() {
+		local line
+		while IFS= read -r line; do
+			line=${line%$'\r'}
+			printf '# | %(%T)T %s\n' -1 "$line"
+			case "$line" in RAFLEET-BOOT*) echo "$(date +%s) ${line#RAFLEET-BOOT }" >> "$w/timeline" ;; esac
+		done
+	}
+	done_=no
+	: > "$w/results.txt"
+	for run in $(seq "$max"); do
+		read -r linux initrd options < <(boot_entry_default "$w/root.img") ||
+			bail "no default boot entry on the disk"
+		debugfs -R "dump $linux $w/kernel" "$w/root.img" > /dev/null 2>&1
+		debugfs -R "dump $initrd $w/initrd" "$w/root.img" > /dev/null 2>&1
+		echo "# start $run: the boot loader's default entry: $linux ($options)"
+		t0=$(date +%s)
+		: > "$w/results-$run.log"
+		qemu_tcg "$timeout_s" \
+			-m 2G \
+			-kernel "$w/kernel" -initrd "$w/initrd" -append "$options" \
+			-drive "file=$w/root.img,if=virtio,format=raw" \
+			-serial "file:$w/console-$run.log" -serial "file:$w/results-$run.log" \
+			> "$w/qemu-$run.log" 2>&1 &
+		qemu=$!
+		tail --pid=$qemu -n +1 -F "$w/results-$run.log" 2>/dev/null | _nm_follow
+		wait $qemu
+		rc=$?
+		echo "# start $run ran for $(( $(date +%s) - t0 )) s, qemu exit status $rc"
+		tr -d '\r' < "$w/results-$run.log" > "$w/results-$run.txt" 2>/dev/null
+		cat "$w/results-$run.txt" >> "$w/results.txt"
+		cp "$w/console-$run.log" "$w/console.log"
+		cp "$w/qemu-$run.log" "$w/qemu.log"
+		[ $rc = 0 ] || { ok 1 "start $run: qemu exit status $rc (124: hung)"; guest_console_tail "$w" 60; break; }
+		grep -q '^RAFLEET-DONE' "$w/results-$run.txt" && { done_=yes; break; }
+		grep -q '^RAFLEET-ABORT' "$w/results-$run.txt" && { echo "# the guest gave up: no further start"; break; }
+	done
+}
