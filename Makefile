@@ -206,7 +206,7 @@ check:
 
 # trial-failures: on a booted node, trials that panic (LKDTM), hang hard
 # (the watchdog), wedge (the deadline), a promote killed then a reset, a
-# demotion: each back on the previous kernel by itself (about 15 min).
+# demotion: each back on the previous kernel by itself (about 13 min).
 trial-failures: packages
 	tests/host/test_trial_failures $(RAFLEET_CACHE) out/repo
 
