@@ -99,7 +99,7 @@ install: $(OUT)/rafleet
 	install -m 0644 fio/*.fio $(DESTDIR)$(DATADIR)/fio/
 	install -D -m 0644 systemd/rafleet-smoke.service $(DESTDIR)$(UNITDIR)/rafleet-smoke.service
 	install -m 0644 systemd/rafleet-promote.service systemd/rafleet-rollback-kernel.service \
-		systemd/rafleet-trial-watch.service \
+		systemd/rafleet-trial-watch.service systemd/rafleet-health.service \
 		systemd/rafleet-guard.service systemd/rafleet-guard.timer $(DESTDIR)$(UNITDIR)/
 	install -D -m 0644 systemd/80-rafleet.preset $(DESTDIR)$(PRESETDIR)/80-rafleet.preset
 	install -D -m 0644 sysctl/50-rafleet.conf $(DESTDIR)$(SYSCTLDIR)/50-rafleet.conf
@@ -107,6 +107,10 @@ install: $(OUT)/rafleet
 		$(DESTDIR)$(KERNELINSTALLDIR)/50-rafleet-dracut.install
 	install -D -m 0644 etc/smoke.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/smoke.conf
 	install -D -m 0644 etc/trial.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/trial.conf
+	install -d $(DESTDIR)$(SYSCONFDIR)/rafleet/health/required.d \
+		$(DESTDIR)$(SYSCONFDIR)/rafleet/health/wanted.d \
+		$(DESTDIR)$(PREFIX)/lib/rafleet/health/required.d $(DESTDIR)$(PREFIX)/lib/rafleet/health/wanted.d
+	install -m 0755 health/required.d/* $(DESTDIR)$(PREFIX)/lib/rafleet/health/required.d/
 	install -D -m 0644 etc/tune.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/tune.conf
 	install -D -m 0644 udev/60-rafleet-tune.rules $(DESTDIR)$(UDEVRULESDIR)/60-rafleet-tune.rules
 	install -D -m 0644 systemd/rafleet-tune@.service $(DESTDIR)$(UNITDIR)/rafleet-tune@.service

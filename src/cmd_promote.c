@@ -36,5 +36,5 @@ int cmd_promote(int argc, char **argv)
 	if (rolloutcmd_open(&r, "promote"))
 		return EXIT_FAILED;
 	err = rollout_promote(r);
-	return rolloutcmd_done(r, "promote", err, json, NULL);
+	return rolloutcmd_done(r, "promote", err, json, NULL, NULL);
 }

@@ -37,5 +37,5 @@ int cmd_recover(int argc, char **argv)
 		return rc;
 	if (rolloutcmd_open(&r, "recover"))
 		return EXIT_FAILED;
-	return rolloutcmd_done(r, "recover", 0, json, NULL);
+	return rolloutcmd_done(r, "recover", 0, json, NULL, NULL);
 }

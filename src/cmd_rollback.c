@@ -127,5 +127,5 @@ int cmd_rollback(int argc, char **argv)
 		err = rollout_feature_off(r, f, reason, evidence);
 	return rolloutcmd_done(r, kernel ? "rollback --kernel" :
 			       undo ? "rollback --feature --undo" : "rollback --feature",
-			       err, json, NULL);
+			       err, json, NULL, NULL);
 }

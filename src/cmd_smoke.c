@@ -108,5 +108,5 @@ int cmd_smoke(int argc, char **argv)
 	err = rollout_smoke(r, &o, &rep);
 	if (!err && strcmp(rep.verdict, "pass"))
 		err = -EIO;	/* a verdict, and it is fail */
-	return rolloutcmd_done(r, "smoke", err, json, rep.verdict[0] ? &rep : NULL);
+	return rolloutcmd_done(r, "smoke", err, json, rep.verdict[0] ? &rep : NULL, NULL);
 }

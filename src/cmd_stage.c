@@ -81,5 +81,5 @@ int cmd_stage(int argc, char **argv)
 	if (rolloutcmd_open(&r, "stage"))
 		return EXIT_FAILED;
 	err = rollout_stage(r, &o);
-	return rolloutcmd_done(r, "stage", err, json, NULL);
+	return rolloutcmd_done(r, "stage", err, json, NULL, NULL);
 }

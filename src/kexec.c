@@ -22,8 +22,7 @@ static bool fake_root(void)
 }
 
 /* The program for @env, or -EPERM under a fake root without one. */
-static int program(const char *env, const char *def, const char **prog,
-		   char *why, size_t len)
+int host_program(const char *env, const char *def, const char **prog, char *why, size_t len)
 {
 	const char *p = getenv(env);
 
@@ -61,7 +60,7 @@ int kexec_load(const char *image, const char *initrd, const char *cmdline,
 	char *argv[6];
 	int n = 0, err;
 
-	err = program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
+	err = host_program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
 	if (!err)
 		err = root_path(rootdir_get(), image, img, sizeof(img));
 	if (!err && initrd && *initrd)
@@ -87,7 +86,7 @@ int kexec_load(const char *image, const char *initrd, const char *cmdline,
 int kexec_unload(char *why, size_t len)
 {
 	const char *prog;
-	int err = program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
+	int err = host_program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
 	char *argv[] = { (char *)prog, "-u", NULL };
 
 	return err ? err : run(argv, why, len);
@@ -102,13 +101,16 @@ static bool systemd_runs(void)
 	       !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-static int systemctl(const char *verb, const char **how, char *why, size_t len)
+/* systemctl @verb [@flag @flag]; *@how says which, for messages */
+static int systemctl(const char *verb, const char *flag, const char **how, char *why,
+		     size_t len)
 {
 	const char *prog;
-	int err = program("RAFLEET_SYSTEMCTL", SYSTEMCTL_DEFAULT, &prog, why, len);
-	char *argv[] = { (char *)prog, (char *)verb, NULL };
+	int err = host_program("RAFLEET_SYSTEMCTL", SYSTEMCTL_DEFAULT, &prog, why, len);
+	char *argv[] = { (char *)prog, (char *)verb, (char *)flag, (char *)flag, NULL };
 
-	*how = !strcmp(verb, "kexec") ? "systemctl kexec" : "systemctl reboot";
+	*how = !strcmp(verb, "kexec") ? "systemctl kexec" :
+	       flag ? "systemctl reboot --force --force" : "systemctl reboot";
 	return err ? err : run(argv, why, len);
 }
 
@@ -118,9 +120,9 @@ int kexec_exec(const char **how, char *why, size_t len)
 	int err;
 
 	if (systemd_runs())
-		return systemctl("kexec", how, why, len);
+		return systemctl("kexec", NULL, how, why, len);
 	*how = "kexec -e";
-	err = program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
+	err = host_program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
 	if (!err) {
 		char *argv[] = { (char *)prog, "-e", NULL };
 
@@ -132,7 +134,7 @@ int kexec_exec(const char **how, char *why, size_t len)
 int host_reboot(const char **how, char *why, size_t len)
 {
 	if (systemd_runs())
-		return systemctl("reboot", how, why, len);
+		return systemctl("reboot", NULL, how, why, len);
 	*how = "reboot(RB_AUTOBOOT)";
 	if (fake_root()) {
 		snprintf(why, len, "RAFLEET_ROOT is %s: not rebooting this machine",
@@ -147,13 +149,7 @@ int host_reboot(const char **how, char *why, size_t len)
 
 int host_reboot_now(const char **how, char *why, size_t len)
 {
-	if (systemd_runs()) {
-		const char *prog;
-		int err = program("RAFLEET_SYSTEMCTL", SYSTEMCTL_DEFAULT, &prog, why, len);
-		char *argv[] = { (char *)prog, "reboot", "--force", "--force", NULL };
-
-		*how = "systemctl reboot --force --force";
-		return err ? err : run(argv, why, len);
-	}
+	if (systemd_runs())
+		return systemctl("reboot", "--force", how, why, len);
 	return host_reboot(how, why, len);
 }

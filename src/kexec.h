@@ -19,6 +19,13 @@
 #define SYSTEMCTL_DEFAULT "systemctl"
 
 /*
+ * The program to run for @def (KEXEC_DEFAULT, SYSTEMCTL_DEFAULT): $@env
+ * when set, else @def; -EPERM (with @why) under a $RAFLEET_ROOT other
+ * than / without $@env, so that a test never runs the real one.
+ */
+int host_program(const char *env, const char *def, const char **prog, char *why, size_t len);
+
+/*
  * kexec -l IMAGE [--initrd=INITRD] --append=CMDLINE, the files as the host
  * sees them (looked up under $RAFLEET_ROOT).  0, or -EIO / -EPERM with
  * @why saying what went wrong.

@@ -301,7 +301,7 @@ bool rollout_next(const struct state *s, const struct running *now,
 	}
 	if (s->phase == PHASE_TRIAL && !running_is_trial(now, t->release, t->token)) {
 		snprintf(what, len, "the trial boot of %s has ended%s (running %s): the next rafleet invocation records that (trial -> idle)",
-			 t->release, s->smoke.verdict ? "" : " without a verdict", now->release);
+			 t->release, state_trial_judged(s) ? "" : " without a verdict", now->release);
 		return true;
 	}
 	return false;

@@ -45,7 +45,7 @@ static int trial_over(struct rollout *r, const char *action, const char *detail)
 	jf.kernel = release;
 	r->st.phase = PHASE_IDLE;
 	state_kernel_clear(&r->st.trial);
-	state_smoke_clear(&r->st);
+	state_verdicts_clear(&r->st);
 	err = state_history_add(&r->st, action, detail, r->now.release);
 	if (!err)
 		err = rollout_save(r);
@@ -156,13 +156,14 @@ int rollout_observe_boot(struct rollout *r)
 	}
 	if ((s->phase == PHASE_STAGED && boot_changed(t->staged_boot_id, r->now.boot_id)) ||
 	    (s->phase == PHASE_TRIAL && !running_is_trial(&r->now, t->release, t->token) &&
-	     !s->smoke.verdict)) {
+	     !state_trial_judged(s))) {
 		unjudged(r, detail, sizeof(detail));
 		return trial_over(r, "trial-unjudged", detail);
 	}
 	if (s->phase == PHASE_TRIAL && !running_is_trial(&r->now, t->release, t->token)) {
-		snprintf(detail, sizeof(detail), "trial boot of %s ended after its smoke verdict (%s), not promoted: this boot runs %s (trial -> idle)",
-			 t->release, s->smoke.verdict, r->now.release);
+		snprintf(detail, sizeof(detail), "trial boot of %s ended after its verdict (health %s, smoke %s), not promoted: this boot runs %s (trial -> idle)",
+			 t->release, s->health.verdict ? s->health.verdict : "-",
+			 s->smoke.verdict ? s->smoke.verdict : "-", r->now.release);
 		return trial_over(r, "trial-ended", detail);
 	}
 	return 0;
@@ -410,7 +411,7 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 	}
 	if (err)
 		return err;
-	state_smoke_clear(s);
+	state_verdicts_clear(s);
 	args[0] = trial.release;
 	args[1] = o->baseline ? "baseline" : "no-baseline";
 	err = rollout_begin(r, "stage", args, 2);
@@ -488,9 +489,13 @@ int rollout_promote(struct rollout *r)
 			state_phase_name(s->phase));
 		return -EINVAL;
 	}
-	if (!s->smoke.verdict || strcmp(s->smoke.verdict, "pass")) {
-		fprintf(stderr, "rafleet promote: the smoke run of %s has %s; run 'rafleet smoke' first\n",
-			s->trial.release, s->smoke.verdict ? "failed" : "not been done");
+	if (!state_trial_passed(s)) {
+		const struct state_verdict *v = s->health.verdict && !strcmp(s->health.verdict, "pass") ?
+						&s->smoke : &s->health;
+
+		fprintf(stderr, "rafleet promote: %s of %s has %s; promotion needs a pass of 'rafleet health' and of 'rafleet smoke'\n",
+			v == &s->smoke ? "the smoke run" : "the health gate", s->trial.release,
+			v->verdict ? "failed" : "not been done");
 		return -EINVAL;
 	}
 	args[0] = s->trial.release;

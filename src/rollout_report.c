@@ -18,6 +18,15 @@ static void kernel_row(FILE *f, const char *label, const struct state_kernel *k)
 		fprintf(f, "%-9s   cmdline %s\n", "", k->cmdline);
 }
 
+static void verdict_row(FILE *f, const char *label, const struct state_verdict *v)
+{
+	if (v->verdict)
+		fprintf(f, "%-9s %s at %s: %s\n", label, v->verdict, v->time ? v->time : "?",
+			v->detail ? v->detail : "");
+	else
+		fprintf(f, "%-9s -\n", label);
+}
+
 void rollout_state_table(FILE *f, const struct state *s, const char *next)
 {
 	size_t first = s->nr_history > ROLLOUT_REPORT_HISTORY ?
@@ -27,12 +36,8 @@ void rollout_state_table(FILE *f, const struct state *s, const char *next)
 	kernel_row(f, "previous", &s->previous);
 	kernel_row(f, "trial", &s->trial);
 	fprintf(f, "%-9s %s\n", "baseline", s->baseline ? s->baseline : "-");
-	if (s->smoke.verdict)
-		fprintf(f, "%-9s %s at %s: %s\n", "smoke", s->smoke.verdict,
-			s->smoke.time ? s->smoke.time : "?",
-			s->smoke.detail ? s->smoke.detail : "");
-	else
-		fprintf(f, "%-9s -\n", "smoke");
+	verdict_row(f, "health", &s->health);
+	verdict_row(f, "smoke", &s->smoke);
 	if (s->pending.action) {
 		fprintf(f, "%-9s %s, at step %s", "pending", s->pending.action,
 			s->pending.step);
@@ -144,14 +149,60 @@ static void smoke_json(struct json_writer *w, const struct smoke_report *rep)
 	json_obj_end(w);
 }
 
+void health_report_table(FILE *f, const struct health_report *rep)
+{
+	fprintf(f, "%-8s %-24s %-14s %7s  %s\n", "KIND", "CHECK", "VERDICT", "SECONDS", "SAYS");
+	if (!rep->nr)
+		fprintf(f, "  no checks in %s or %s (required.d, wanted.d)\n", HEALTH_ETC_DIR,
+			HEALTH_LIB_DIR);
+	for (size_t i = 0; i < rep->nr; i++) {
+		const struct health_check *c = &rep->checks[i];
+
+		fprintf(f, "%-8s %-24s %-14s %7.1f  %s\n", health_kind_name(c->kind), c->name,
+			health_verdict_name(c->verdict), c->seconds, c->summary);
+	}
+	fprintf(f, "health gate: %s: %s\n", rep->pass ? "pass" : "fail", rep->detail);
+}
+
+static void health_json(struct json_writer *w, const struct health_report *rep)
+{
+	json_obj_begin(w, "health");
+	json_str(w, "verdict", rep->pass ? "pass" : "fail");
+	json_str(w, "detail", rep->detail);
+	json_u64(w, "timeout_s", rep->timeout_s);
+	json_arr_begin(w, "checks");
+	for (size_t i = 0; i < rep->nr; i++) {
+		const struct health_check *c = &rep->checks[i];
+
+		json_obj_begin(w, NULL);
+		json_str(w, "name", c->name);
+		json_str(w, "kind", health_kind_name(c->kind));
+		json_str(w, "path", c->path);
+		json_str(w, "verdict", health_verdict_name(c->verdict));
+		if (c->status >= 0)
+			json_i64(w, "status", c->status);
+		else
+			json_null(w, "status");
+		json_double(w, "seconds", c->seconds);
+		json_str(w, "summary", c->summary);
+		json_str(w, "output", c->output);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_obj_end(w);
+}
+
 int rollout_report(FILE *f, const struct state *s, const char *action, bool ok,
-		   bool json, const struct smoke_report *smoke)
+		   bool json, const struct smoke_report *smoke,
+		   const struct health_report *health)
 {
 	struct json_writer w;
 
 	if (!json) {
 		if (smoke)
 			smoke_report_table(f, smoke);
+		if (health)
+			health_report_table(f, health);
 		fprintf(f, "%s: %s\n\n", action, ok ? "done" : "failed");
 		rollout_state_table(f, s, NULL);
 		return fflush(f) || ferror(f) ? -EIO : 0;
@@ -163,6 +214,8 @@ int rollout_report(FILE *f, const struct state *s, const char *action, bool ok,
 	json_boolean(&w, "ok", ok);
 	if (smoke)
 		smoke_json(&w, smoke);
+	if (health)
+		health_json(&w, health);
 	state_json(&w, "state", s, ROLLOUT_REPORT_HISTORY);
 	json_obj_end(&w);
 	json_end(&w);

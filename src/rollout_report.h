@@ -2,7 +2,7 @@
 /*
  * The rollout state for people and machines: the table `rafleet status`
  * and the rollout commands print, and the JSON of stage, promote,
- * rollback and smoke (schema rafleet-rollout/1, docs/state-json.md).
+ * rollback, smoke and health (schema rafleet-rollout/1, docs/state-json.md).
  */
 #ifndef RAFLEET_ROLLOUT_REPORT_H
 #define RAFLEET_ROLLOUT_REPORT_H
@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "health.h"
 #include "rollout_smoke.h"
 #include "state.h"
 
@@ -28,9 +29,14 @@ void smoke_report_table(FILE *f, const struct smoke_report *rep);
 
 /*
  * What a rollout command prints: @action, whether it went through (@ok),
- * the state after it, and @smoke's numbers when given.  0 or -EIO.
+ * the state after it, and @smoke's numbers or @health's checks when
+ * given.  0 or -EIO.
  */
 int rollout_report(FILE *f, const struct state *s, const char *action, bool ok,
-		   bool json, const struct smoke_report *smoke);
+		   bool json, const struct smoke_report *smoke,
+		   const struct health_report *health);
+
+/* The health gate's checks: kind, name, verdict, time, what it said. */
+void health_report_table(FILE *f, const struct health_report *rep);
 
 #endif

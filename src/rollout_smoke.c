@@ -179,7 +179,7 @@ int rollout_smoke(struct rollout *r, const struct smoke_opts *o,
 
 	jf.verdict = rep->verdict;
 	jf.reason = rep->detail;
-	err = state_smoke_set(s, rep->verdict, rep->detail);
+	err = state_verdict_set(&s->smoke, rep->verdict, rep->detail);
 	if (err)
 		return err;
 	if (!strcmp(rep->verdict, "pass") || !o->rollback)

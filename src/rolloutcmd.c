@@ -62,11 +62,11 @@ int rolloutcmd_open(struct rollout **r, const char *who)
 }
 
 int rolloutcmd_done(struct rollout *r, const char *action, int err, bool json,
-		    const struct smoke_report *smoke)
+		    const struct smoke_report *smoke, const struct health_report *health)
 {
 	int rc = err ? EXIT_FAILED : EXIT_OK;
 
-	if (rollout_report(stdout, rollout_state(r), action, !err, json, smoke)) {
+	if (rollout_report(stdout, rollout_state(r), action, !err, json, smoke, health)) {
 		fprintf(stderr, "rafleet %s: cannot write the report\n", action);
 		rc = EXIT_FAILED;
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "rollout.h"
+#include "rollout_health.h"
 #include "rollout_smoke.h"
 
 /* The message for an unknown option after getopt_long() returned '?'. */
@@ -34,6 +35,6 @@ int rolloutcmd_open(struct rollout **r, const char *who);
  * the rollout, and return the exit status: EXIT_OK, or EXIT_FAILED.
  */
 int rolloutcmd_done(struct rollout *r, const char *action, int err, bool json,
-		    const struct smoke_report *smoke);
+		    const struct smoke_report *smoke, const struct health_report *health);
 
 #endif

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -11,11 +12,16 @@
 
 #define POLL_MS 20
 
-static void child(char *const argv[], int out_fd)
+static void child(char *const argv[], const struct run_io *io)
 {
 	setpgid(0, 0);		/* its own group: killed whole on timeout */
-	if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
+	if ((io->in_fd >= 0 && dup2(io->in_fd, STDIN_FILENO) < 0) ||
+	    (io->out_fd >= 0 && dup2(io->out_fd, STDOUT_FILENO) < 0) ||
+	    (io->err_fd >= 0 && dup2(io->err_fd, STDERR_FILENO) < 0))
 		_exit(127);
+	for (char *const *e = io->env; e && *e; e++)
+		if (putenv(*e))
+			_exit(127);
 	execvp(argv[0], argv);
 	fprintf(stderr, "rafleet: cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -30,6 +36,13 @@ static int decode(int status)
 
 int run_command(char *const argv[], int out_fd, unsigned int timeout_s)
 {
+	struct run_io io = { .in_fd = -1, .out_fd = out_fd, .err_fd = -1 };
+
+	return run_command_io(argv, &io, timeout_s);
+}
+
+int run_command_io(char *const argv[], const struct run_io *io, unsigned int timeout_s)
+{
 	struct timespec step = { 0, POLL_MS * 1000000L };
 	unsigned long waited_ms = 0;
 	int status;
@@ -40,7 +53,7 @@ int run_command(char *const argv[], int out_fd, unsigned int timeout_s)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
-		child(argv, out_fd);
+		child(argv, io);
 	setpgid(pid, pid);	/* as the child does: no race either way */
 	for (;;) {
 		w = waitpid(pid, &status, timeout_s ? WNOHANG : 0);

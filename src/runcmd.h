@@ -21,6 +21,19 @@
  */
 int run_command(char *const argv[], int out_fd, unsigned int timeout_s);
 
+/*
+ * Where a child's standard streams go, and what it gets in its
+ * environment besides ours: each fd < 0 is left as ours; @env is a NULL-
+ * terminated list of "NAME=value" (NULL: nothing added).
+ */
+struct run_io {
+	int in_fd, out_fd, err_fd;
+	char *const *env;
+};
+
+/* run_command() with @io's streams and environment. */
+int run_command_io(char *const argv[], const struct run_io *io, unsigned int timeout_s);
+
 /* "exit 3", "killed by signal 9", "timed out": for messages. */
 const char *run_command_result(int rc, char *buf, size_t len);
 

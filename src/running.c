@@ -44,7 +44,7 @@ static void find_token(struct running *r)
 	}
 }
 
-static const char *proc_dir(void)
+const char *running_proc_dir(void)
 {
 	const char *proc = getenv("RAFLEET_PROC");
 
@@ -60,7 +60,7 @@ int running_read(struct running *r)
 	read_release(r);
 	if (sysctl_get("kernel.random.boot_id", r->boot_id, sizeof(r->boot_id)))
 		r->boot_id[0] = '\0';
-	snprintf(path, sizeof(path), "%s/cmdline", proc_dir());
+	snprintf(path, sizeof(path), "%s/cmdline", running_proc_dir());
 	err = read_small_file(path, r->cmdline, sizeof(r->cmdline));
 	if (err) {
 		r->cmdline[0] = '\0';
@@ -76,7 +76,7 @@ int running_uptime(double *secs)
 	char path[PATH_MAX], buf[128], *end;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/uptime", proc_dir());
+	snprintf(path, sizeof(path), "%s/uptime", running_proc_dir());
 	err = read_small_file(path, buf, sizeof(buf));
 	if (err)
 		return err;

@@ -93,12 +93,34 @@ void state_pending_clear(struct state *s)
 	memset(p, 0, sizeof(*p));
 }
 
-void state_smoke_clear(struct state *s)
+void state_verdict_clear(struct state_verdict *v)
 {
-	free(s->smoke.verdict);
-	free(s->smoke.time);
-	free(s->smoke.detail);
-	memset(&s->smoke, 0, sizeof(s->smoke));
+	free(v->verdict);
+	free(v->time);
+	free(v->detail);
+	memset(v, 0, sizeof(*v));
+}
+
+void state_verdicts_clear(struct state *s)
+{
+	state_verdict_clear(&s->smoke);
+	state_verdict_clear(&s->health);
+}
+
+static bool passed(const struct state_verdict *v)
+{
+	return v->verdict && !strcmp(v->verdict, "pass");
+}
+
+bool state_trial_passed(const struct state *s)
+{
+	return passed(&s->smoke) && passed(&s->health);
+}
+
+bool state_trial_judged(const struct state *s)
+{
+	return (s->smoke.verdict && !passed(&s->smoke)) ||
+	       (s->health.verdict && !passed(&s->health)) || state_trial_passed(s);
 }
 
 void state_free(struct state *s)
@@ -106,7 +128,7 @@ void state_free(struct state *s)
 	state_kernel_clear(&s->previous);
 	state_kernel_clear(&s->trial);
 	free(s->baseline);
-	state_smoke_clear(s);
+	state_verdicts_clear(s);
 	for (size_t i = 0; i < s->nr_decisions; i++)
 		decision_free(&s->decisions[i]);
 	free(s->decisions);
@@ -233,13 +255,13 @@ int state_pending_step(struct state *s, const char *step)
 	return state_set(&s->pending.step, step);
 }
 
-int state_smoke_set(struct state *s, const char *verdict, const char *detail)
+int state_verdict_set(struct state_verdict *v, const char *verdict, const char *detail)
 {
 	char now[32];
 
 	state_time_now(now, sizeof(now));
-	if (state_set(&s->smoke.verdict, verdict) || state_set(&s->smoke.time, now) ||
-	    state_set(&s->smoke.detail, detail))
+	if (state_set(&v->verdict, verdict) || state_set(&v->time, now) ||
+	    state_set(&v->detail, detail))
 		return -ENOMEM;
 	return 0;
 }

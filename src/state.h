@@ -63,8 +63,9 @@ struct state_pending {
 	size_t nr_args;
 };
 
-struct state_smoke {
-	char *verdict;		/* "pass", "fail"; NULL: no smoke run yet */
+/* A verdict of the trial boot: its smoke run's, its health gate's. */
+struct state_verdict {
+	char *verdict;		/* "pass", "fail"; NULL: none yet */
 	char *time, *detail;
 };
 
@@ -72,7 +73,8 @@ struct state {
 	enum rollout_phase phase;
 	struct state_kernel previous, trial;
 	char *baseline;		/* baseline file, NULL if none */
-	struct state_smoke smoke;
+	struct state_verdict smoke;	/* rafleet smoke */
+	struct state_verdict health;	/* rafleet health: the checks */
 	struct state_decision *decisions;
 	size_t nr_decisions;
 	struct state_pending pending;
@@ -130,9 +132,15 @@ int state_pending_set(struct state *s, const char *action, const char *step,
 int state_pending_step(struct state *s, const char *step);
 void state_pending_clear(struct state *s);
 
-/* The smoke result: @verdict "pass" or "fail", @detail the numbers. */
-int state_smoke_set(struct state *s, const char *verdict, const char *detail);
-void state_smoke_clear(struct state *s);
+/* A trial's verdict, now: @verdict "pass" or "fail", @detail why. */
+int state_verdict_set(struct state_verdict *v, const char *verdict, const char *detail);
+void state_verdict_clear(struct state_verdict *v);
+/* Both verdicts of a trial boot cleared: smoke and health. */
+void state_verdicts_clear(struct state *s);
+/* Both verdicts are "pass": what promotion needs. */
+bool state_trial_passed(const struct state *s);
+/* The trial has its verdict: one of the two failed, or both passed. */
+bool state_trial_judged(const struct state *s);
 
 /* Now, as RFC 3339 UTC ("2026-11-30T20:34:19Z"). */
 void state_time_now(char *buf, size_t len);

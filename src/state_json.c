@@ -200,18 +200,20 @@ static int read_pending(struct reader *rd, struct json_object *doc, struct state
 	return 0;
 }
 
-static int read_smoke(struct reader *rd, struct json_object *doc, struct state *s)
+/* "smoke" or "health": null or {verdict, time, detail} */
+static int read_verdict(struct reader *rd, struct json_object *doc, const char *key,
+			struct state_verdict *v)
 {
 	struct json_object *o;
-	int err = get_obj(rd, doc, "smoke", json_type_object, &o);
+	int err = get_obj(rd, doc, key, json_type_object, &o);
 
 	if (err || !o)
 		return err;
-	err = need_str(rd, o, "smoke", "verdict", &s->smoke.verdict);
+	err = need_str(rd, o, key, "verdict", &v->verdict);
 	if (!err)
-		err = get_str(rd, o, "smoke", "time", &s->smoke.time);
+		err = get_str(rd, o, key, "time", &v->time);
 	if (!err)
-		err = get_str(rd, o, "smoke", "detail", &s->smoke.detail);
+		err = get_str(rd, o, key, "detail", &v->detail);
 	return err;
 }
 
@@ -244,7 +246,9 @@ static int read_doc(struct reader *rd, struct json_object *doc, struct state *s)
 	if (!err)
 		err = get_str(rd, doc, "state", "baseline", &s->baseline);
 	if (!err)
-		err = read_smoke(rd, doc, s);
+		err = read_verdict(rd, doc, "smoke", &s->smoke);
+	if (!err)
+		err = read_verdict(rd, doc, "health", &s->health);
 	if (!err)
 		s->decisions = read_objects(rd, doc, "decisions", sizeof(*s->decisions),
 					    &s->nr_decisions, read_decision, &err);
@@ -358,6 +362,20 @@ static void pending_json(struct json_writer *w, const struct state_pending *p)
 	json_obj_end(w);
 }
 
+static void verdict_json(struct json_writer *w, const char *key,
+			 const struct state_verdict *v)
+{
+	if (!v->verdict) {
+		json_null(w, key);
+		return;
+	}
+	json_obj_begin(w, key);
+	json_str(w, "verdict", v->verdict);
+	json_str(w, "time", v->time);
+	json_str(w, "detail", v->detail);
+	json_obj_end(w);
+}
+
 void state_json(struct json_writer *w, const char *key, const struct state *s,
 		size_t max_history)
 {
@@ -369,15 +387,8 @@ void state_json(struct json_writer *w, const char *key, const struct state *s,
 	kernel_json(w, "previous_kernel", &s->previous, false);
 	kernel_json(w, "trial_kernel", &s->trial, true);
 	json_str(w, "baseline", s->baseline);
-	if (s->smoke.verdict) {
-		json_obj_begin(w, "smoke");
-		json_str(w, "verdict", s->smoke.verdict);
-		json_str(w, "time", s->smoke.time);
-		json_str(w, "detail", s->smoke.detail);
-		json_obj_end(w);
-	} else {
-		json_null(w, "smoke");
-	}
+	verdict_json(w, "smoke", &s->smoke);
+	verdict_json(w, "health", &s->health);
 	json_arr_begin(w, "decisions");
 	for (size_t i = 0; i < s->nr_decisions; i++) {
 		const struct state_decision *d = &s->decisions[i];

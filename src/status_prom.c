@@ -11,6 +11,7 @@
 #include "atomicfile.h"
 #include "commands.h"
 #include "fmtdouble.h"
+#include "utf8.h"
 
 struct label {
 	const char *name, *value;
@@ -30,40 +31,14 @@ static void family(struct prom *p, const char *name, const char *help)
 	p->header = false;
 }
 
-/* The length of the valid UTF-8 sequence at @s, 0 if it is none. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned int cp;
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* the NUL at the end too */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* A label value: \\, \" and \n escaped, a byte that is not UTF-8 as U+FFFD. */
 static void label_value(FILE *f, const char *v)
 {
 	const unsigned char *s = (const unsigned char *)v;
+	size_t left = strlen(v);
 
 	while (*s) {
-		size_t n = utf8_len(s);
+		size_t n = utf8_len(s, left);
 
 		if (*s == '\\' || *s == '"')
 			fprintf(f, "\\%c", *s);
@@ -74,6 +49,7 @@ static void label_value(FILE *f, const char *v)
 		else
 			fwrite(s, 1, n, f);
 		s += n ? n : 1;
+		left -= n ? n : 1;
 	}
 }
 
@@ -182,6 +158,24 @@ static bool first_decision(const struct state *s, size_t i)
 	return true;
 }
 
+/* NAME_pass and NAME_timestamp_seconds of a trial's verdict, if it has one */
+static void verdict_samples(struct prom *p, const char *name, const struct state_verdict *v,
+			    const char *help_pass, const char *help_time)
+{
+	char fam[96];
+	long long t;
+
+	if (!v->verdict)
+		return;
+	snprintf(fam, sizeof(fam), "%s_pass", name);
+	family(p, fam, help_pass);
+	sample_int(p, NULL, 0, !strcmp(v->verdict, "pass"));
+	snprintf(fam, sizeof(fam), "%s_timestamp_seconds", name);
+	family(p, fam, help_time);
+	if (rfc3339(v->time, &t))
+		sample_int(p, NULL, 0, t);
+}
+
 static void rollout_metrics(struct prom *p, const struct status *st)
 {
 	const struct state *s = &st->rollout.st;
@@ -223,15 +217,12 @@ static void rollout_metrics(struct prom *p, const struct status *st)
 	for (size_t i = 0; i < s->nr_decisions; i++)
 		if (first_decision(s, i) && rfc3339(s->decisions[i].time, &t))
 			sample_int(p, (struct label[]){ { "feature", s->decisions[i].feature } }, 1, t);
-	if (!s->smoke.verdict)
-		return;
-	family(p, "rafleet_smoke_pass",
-	       "1 if the last smoke test of a trial kernel passed, 0 if it failed (no sample: none ran yet).");
-	sample_int(p, NULL, 0, !strcmp(s->smoke.verdict, "pass"));
-	family(p, "rafleet_smoke_timestamp_seconds",
-	       "When the last smoke test ran, seconds since the epoch.");
-	if (rfc3339(s->smoke.time, &t))
-		sample_int(p, NULL, 0, t);
+	verdict_samples(p, "rafleet_smoke", &s->smoke,
+			"1 if the last smoke test of a trial kernel passed, 0 if it failed (no sample: none ran yet).",
+			"When the last smoke test ran, seconds since the epoch.");
+	verdict_samples(p, "rafleet_health", &s->health,
+			"1 if the last health gate of a trial kernel passed (every required check), 0 if it failed (no sample: none ran yet).",
+			"When the last health gate ran, seconds since the epoch.");
 }
 
 static const char *const verdicts[] = { "PASS", "REGRESS", "UNKNOWN" };

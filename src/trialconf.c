@@ -52,6 +52,32 @@ bad:
 	return -EINVAL;
 }
 
+/* RAFLEET_HEALTH_UNITS: unit names, each with a type suffix (sshd.service) */
+static int health_units(struct trial_config *c, const char *val, char *why, size_t len)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.\\@";
+
+	for (const char *p = val + strspn(val, " \t"); *p; ) {
+		size_t n = strcspn(p, " \t");
+		const char *dot = memrchr(p, '.', n);
+
+		if (strspn(p, ok) < n || !dot || dot == p || dot == p + n - 1 || *p == '-') {
+			snprintf(why, len, "RAFLEET_HEALTH_UNITS: '%.*s' is not a unit name (sshd.service)",
+				 (int)n, p);
+			return -EINVAL;
+		}
+		p += n;
+		p += strspn(p, " \t");
+	}
+	if ((size_t)snprintf(c->health_units, sizeof(c->health_units), "%s", val) >=
+	    sizeof(c->health_units)) {
+		snprintf(why, len, "RAFLEET_HEALTH_UNITS: longer than %zu bytes",
+			 sizeof(c->health_units) - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int config_line(const char *name, const char *val, void *ctx, char *why,
 		       size_t len)
 {
@@ -87,8 +113,18 @@ static int config_line(const char *name, const char *val, void *ctx, char *why,
 		c->deadline_s = (unsigned int)v;
 		return 0;
 	}
+	if (!strcmp(name, "RAFLEET_HEALTH_TIMEOUT")) {
+		if (parse_duration(val, 5, 3600, &v)) {
+			snprintf(why, len, "RAFLEET_HEALTH_TIMEOUT=%s: not a duration of 5 s..1 h (2min, 90s)", val);
+			return -EINVAL;
+		}
+		c->health_timeout_s = (unsigned int)v;
+		return 0;
+	}
+	if (!strcmp(name, "RAFLEET_HEALTH_UNITS"))
+		return health_units(c, val, why, len);
 	if (strcmp(name, "RAFLEET_TRIAL_CMDLINE")) {
-		snprintf(why, len, "%s: not a setting of trial.conf (RAFLEET_TRIAL_CMDLINE, RAFLEET_TRIAL_WATCHDOG, RAFLEET_TRIAL_WATCHDOG_SEC, RAFLEET_TRIAL_DEADLINE)",
+		snprintf(why, len, "%s: not a setting of trial.conf (RAFLEET_TRIAL_CMDLINE, RAFLEET_TRIAL_WATCHDOG, RAFLEET_TRIAL_WATCHDOG_SEC, RAFLEET_TRIAL_DEADLINE, RAFLEET_HEALTH_UNITS, RAFLEET_HEALTH_TIMEOUT)",
 			 name);
 		return -EINVAL;
 	}
@@ -114,6 +150,8 @@ int trial_config_load(struct trial_config *c, char *why, size_t len)
 	snprintf(c->watchdog, sizeof(c->watchdog), "%s", TRIAL_WATCHDOG_DEFAULT);
 	c->watchdog_sec = TRIAL_WATCHDOG_SEC_DEFAULT;
 	c->deadline_s = TRIAL_DEADLINE_DEFAULT;
+	snprintf(c->health_units, sizeof(c->health_units), "%s", HEALTH_UNITS_DEFAULT);
+	c->health_timeout_s = HEALTH_TIMEOUT_DEFAULT;
 	return envfile_read(TRIAL_CONF, config_line, c, NULL, why, len);
 }
 

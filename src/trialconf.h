@@ -7,6 +7,8 @@
  *   RAFLEET_TRIAL_WATCHDOG=/dev/watchdog0      (or "none")
  *   RAFLEET_TRIAL_WATCHDOG_SEC=60
  *   RAFLEET_TRIAL_DEADLINE=45min
+ *   RAFLEET_HEALTH_UNITS=sshd.service          (the units check's units)
+ *   RAFLEET_HEALTH_TIMEOUT=2min                (each health check's limit)
  *
  * The kernel parameters make every kernel failure of the trial end in a
  * reset, so that the host comes back to its default entry (a word of the
@@ -29,12 +31,16 @@
 #define TRIAL_WATCHDOG_DEFAULT "/dev/watchdog0"
 #define TRIAL_WATCHDOG_SEC_DEFAULT 60
 #define TRIAL_DEADLINE_DEFAULT (45 * 60)
+#define HEALTH_UNITS_DEFAULT "sshd.service"
+#define HEALTH_TIMEOUT_DEFAULT 120
 
 struct trial_config {
 	char cmdline[1024];	/* RAFLEET_TRIAL_CMDLINE */
 	char watchdog[256];	/* RAFLEET_TRIAL_WATCHDOG; "" for none */
 	unsigned int watchdog_sec;	/* RAFLEET_TRIAL_WATCHDOG_SEC, 5..600 */
 	unsigned int deadline_s;	/* RAFLEET_TRIAL_DEADLINE, 1 min..24 h */
+	char health_units[1024];	/* RAFLEET_HEALTH_UNITS, words; may be "" */
+	unsigned int health_timeout_s;	/* RAFLEET_HEALTH_TIMEOUT, 5 s..1 h */
 };
 
 /*

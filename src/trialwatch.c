@@ -59,9 +59,9 @@ static int look(const struct running *now, enum view *v, char *release, size_t r
 		*v = V_PASSED;
 	else if (s.phase == PHASE_ROLLED_BACK)
 		*v = V_ROLLING_BACK;
-	else if (s.smoke.verdict && !strcmp(s.smoke.verdict, "pass"))
+	else if (state_trial_passed(&s))
 		*v = V_PASSED;
-	else if (s.smoke.verdict)
+	else if (state_trial_judged(&s))
 		*v = V_ROLLING_BACK;
 	else
 		*v = V_RUNNING;

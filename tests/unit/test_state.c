@@ -47,7 +47,8 @@ static void fill(struct state *s)
 	state_set(&s->trial.token, "abc");
 	state_set(&s->trial.staged_boot_id, "b1");
 	state_set(&s->baseline, "/var/lib/rafleet/baseline-6.1.0.json");
-	state_smoke_set(s, "pass", "fine \"quoted\"\n and a newline");
+	state_verdict_set(&s->smoke, "pass", "fine \"quoted\"\n and a newline");
+	state_verdict_set(&s->health, "fail", "10-network: no default route");
 	state_decide(s, "readahead_async_keep_half", 0, "canary: 12 % slower", "/x.json");
 	state_decide(s, "readahead_exec_large_folio", 0, "operator", NULL);
 	state_pending_set(s, "feature-off", "drop-in", args, 3);
@@ -75,6 +76,8 @@ static void test_round_trip(void)
 	ok(b.trial.trial_boot_id == NULL, "  trial boot id: null");
 	is_str(b.baseline, "/var/lib/rafleet/baseline-6.1.0.json", "  baseline");
 	is_str(b.smoke.detail, "fine \"quoted\"\n and a newline", "  smoke detail, quotes and newline intact");
+	is_str(b.health.verdict, "fail", "  health verdict");
+	is_str(b.health.detail, "10-network: no default route", "  health detail");
 	ok(b.nr_decisions == 2 && b.decisions[0].value == 0 &&
 	   !strcmp(b.decisions[0].reason, "canary: 12 % slower") &&
 	   !strcmp(b.decisions[0].evidence, "/x.json") && b.decisions[1].evidence == NULL,

@@ -37,7 +37,15 @@ static void test_load(void)
 
 	is_i64(load(&c, why, sizeof(why)), 0, "no trial.conf: 0");
 	ok(!strcmp(c.cmdline, TRIAL_CMDLINE_DEFAULT) && !strcmp(c.watchdog, "/dev/watchdog0") &&
-	   c.watchdog_sec == 60 && c.deadline_s == 2700, "  the shipped defaults");
+	   c.watchdog_sec == 60 && c.deadline_s == 2700 && !strcmp(c.health_units, "sshd.service") &&
+	   c.health_timeout_s == 120, "  the shipped defaults");
+	put("RAFLEET_HEALTH_UNITS=sshd.service  systemd-networkd.service foo@bar.socket\nRAFLEET_HEALTH_TIMEOUT=90s\n");
+	is_i64(load(&c, why, sizeof(why)), 0, "the health gate's units and limit");
+	ok(!strcmp(c.health_units, "sshd.service  systemd-networkd.service foo@bar.socket") &&
+	   c.health_timeout_s == 90, "  three units, 90 s (%s, %u)", c.health_units, c.health_timeout_s);
+	put("RAFLEET_HEALTH_UNITS=\n");
+	is_i64(load(&c, why, sizeof(why)), 0, "no units: 0");
+	is_str(c.health_units, "", "  none");
 	put("RAFLEET_TRIAL_WATCHDOG=/dev/watchdog1\nRAFLEET_TRIAL_WATCHDOG_SEC=2min\nRAFLEET_TRIAL_DEADLINE=2h\n");
 	is_i64(load(&c, why, sizeof(why)), 0, "the watchdog and the deadline");
 	ok(!strcmp(c.watchdog, "/dev/watchdog1") && c.watchdog_sec == 120 && c.deadline_s == 7200,
@@ -74,6 +82,13 @@ static void test_load(void)
 		{ "RAFLEET_TRIAL_DEADLINE=45 min\n", "not a duration" },
 		{ "RAFLEET_TRIAL_DEADLINE=45mins\n", "not a duration" },
 		{ "RAFLEET_TRIAL_DEADLINE=99999999999999999999h\n", "not a duration" },
+		{ "RAFLEET_HEALTH_UNITS=sshd\n", "RAFLEET_HEALTH_UNITS: 'sshd' is not a unit name" },
+		{ "RAFLEET_HEALTH_UNITS=ssh.service sshd.\n", "'sshd.' is not a unit name" },
+		{ "RAFLEET_HEALTH_UNITS=-x.service\n", "'-x.service' is not a unit name" },
+		{ "RAFLEET_HEALTH_UNITS=a;b.service\n", "'a;b.service' is not a unit name" },
+		{ "RAFLEET_HEALTH_UNITS=\"sshd.service\"\n", "is not a unit name" },
+		{ "RAFLEET_HEALTH_TIMEOUT=4s\n", "RAFLEET_HEALTH_TIMEOUT=4s: not a duration of 5 s..1 h" },
+		{ "RAFLEET_HEALTH_TIMEOUT=2h\n", "not a duration of 5 s..1 h" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		put(bad[i].text);
