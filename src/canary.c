@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "canary.h"
+#include "strbuf.h"
 #include "sysctl.h"
 
 const struct canary_metric_info canary_metrics[CM_NR] = {
@@ -102,10 +103,10 @@ void canary_add_pair(struct canary_result *r, int w, unsigned int pair,
 
 static void corroborate(const struct canary_opts *o, struct canary_result *r)
 {
-	size_t len = sizeof(r->corroboration), used = 0;
+	struct strbuf c;
 
 	r->corroborated = false;
-	r->corroboration[0] = '\0';
+	sb_init(&c, r->corroboration, sizeof(r->corroboration));
 	for (int w = 0; w < o->nr_workloads; w++) {
 		if (r->s[w][CM_WALL].v.verdict != VERDICT_REGRESS)
 			continue;
@@ -115,12 +116,9 @@ static void corroborate(const struct canary_opts *o, struct canary_result *r)
 			if (m == CM_WALL || !s->available || !seqrule_same_direction(&s->v))
 				continue;
 			r->corroborated = true;
-			used += (size_t)snprintf(r->corroboration + used, len - used,
-						 "%s%s %s up %+.1f %%", used ? "; " : "",
-						 o->workload[w]->name, canary_metrics[m].name,
-						 expm1(s->v.hl.estimate) * 100);
-			if (used >= len)
-				return;
+			sb_addf(&c, "%s%s %s up %+.1f %%", c.used ? "; " : "",
+				o->workload[w]->name, canary_metrics[m].name,
+				expm1(s->v.hl.estimate) * 100);
 		}
 		for (int x = 0; x < o->nr_workloads; x++) {
 			struct canary_series *s = &r->s[x][CM_WALL];
@@ -128,16 +126,12 @@ static void corroborate(const struct canary_opts *o, struct canary_result *r)
 			if (x == w || !seqrule_same_direction(&s->v))
 				continue;
 			r->corroborated = true;
-			used += (size_t)snprintf(r->corroboration + used, len - used,
-						 "%s%s wall up %+.1f %% too", used ? "; " : "",
-						 o->workload[x]->name,
-						 expm1(s->v.hl.estimate) * 100);
-			if (used >= len)
-				return;
+			sb_addf(&c, "%s%s wall up %+.1f %% too", c.used ? "; " : "",
+				o->workload[x]->name, expm1(s->v.hl.estimate) * 100);
 		}
 	}
 	if (!r->corroborated)
-		snprintf(r->corroboration, len,
+		snprintf(r->corroboration, sizeof(r->corroboration),
 			 "no clock-free counter and no second workload moved the same way");
 }
 

@@ -24,6 +24,7 @@
 #include "guard_report.h"
 #include "rollout.h"
 #include "statedir.h"
+#include "strbuf.h"
 #include "syscount.h"
 
 static void guard_usage(FILE *f)
@@ -191,27 +192,23 @@ static int baseline_store(struct guard *g)
 static void record_out_of_band(const struct guard *g, const struct guard_result *r)
 {
 	char detail[1024];
-	size_t used = 0;
+	struct strbuf o;
 	struct rollout *ro;
 
-	used += (size_t)snprintf(detail, sizeof(detail), "window %u out of band:", r->index);
-	for (int m = 0; m < GM_NR && used < sizeof(detail); m++) {
+	sb_init(&o, detail, sizeof(detail));
+	sb_addf(&o, "window %u out of band:", r->index);
+	for (int m = 0; m < GM_NR; m++) {
 		if (r->j.pos[m] != POS_LOW && r->j.pos[m] != POS_HIGH)
 			continue;
-		used += (size_t)snprintf(detail + used, sizeof(detail) - used,
-					 " %s %s (%.3g, band %.3g..%.3g);", guard_metric_names[m],
-					 band_pos_names[r->j.pos[m]], r->w.m[m].v,
-					 r->j.band[m].low, r->j.band[m].high);
+		sb_addf(&o, " %s %s (%.3g, band %.3g..%.3g);", guard_metric_names[m],
+			band_pos_names[r->j.pos[m]], r->w.m[m].v, r->j.band[m].low,
+			r->j.band[m].high);
 	}
-	for (int i = 0; i < nr_features && used < sizeof(detail); i++)
+	for (int i = 0; i < nr_features; i++)
 		if (r->j.candidates & (1u << i))
-			used += (size_t)snprintf(detail + used, sizeof(detail) - used,
-						 " candidate %s;", features[i].name);
-	if (used < sizeof(detail))
-		snprintf(detail + used, sizeof(detail) - used, " %s",
-			 !g->a.act ? "reported only (no --act)" :
-			 r->j.candidates ? "running their canaries" :
-			 "no feature that is on explains it");
+			sb_addf(&o, " candidate %s;", features[i].name);
+	sb_addf(&o, " %s", !g->a.act ? "reported only (no --act)" :
+		r->j.candidates ? "running their canaries" : "no feature that is on explains it");
 	if (rollout_open(&ro, "guard"))
 		return;		/* said why; the report still has it all */
 	rollout_record(ro, "guard", detail);

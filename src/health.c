@@ -14,6 +14,7 @@
 
 #include "rootdir.h"
 #include "runcmd.h"
+#include "strbuf.h"
 #include "utf8.h"
 #include "warnings.h"
 
@@ -296,31 +297,27 @@ static bool masked(const struct health_check *c)
 
 static void sentence(struct health_report *rep)
 {
-	size_t used = 0;
+	const char *sep = "";
+	struct strbuf o;
 
+	sb_init(&o, rep->detail, sizeof(rep->detail));
 	if (rep->pass)
-		used = (size_t)snprintf(rep->detail, sizeof(rep->detail),
-					"%zu required check%s passed", rep->required,
-					rep->required == 1 ? "" : "s");
+		sb_addf(&o, "%zu required check%s passed", rep->required,
+			rep->required == 1 ? "" : "s");
 	else
-		used = (size_t)snprintf(rep->detail, sizeof(rep->detail),
-					"%zu of %zu required checks failed:", rep->required_failed,
-					rep->required);
-	for (size_t i = 0; i < rep->nr && used < sizeof(rep->detail); i++) {
+		sb_addf(&o, "%zu of %zu required checks failed:", rep->required_failed,
+			rep->required);
+	for (size_t i = 0; i < rep->nr; i++) {
 		const struct health_check *c = &rep->checks[i];
 
 		if (c->kind != HEALTH_REQUIRED || c->verdict == HV_PASS || c->verdict == HV_MASKED)
 			continue;
-		used += (size_t)snprintf(rep->detail + used, sizeof(rep->detail) - used,
-					 " %s %s (%s);", c->name, health_verdict_name(c->verdict),
-					 c->summary);
+		sb_addf(&o, "%s %s %s (%s)", sep, c->name, health_verdict_name(c->verdict), c->summary);
+		sep = ";";
 	}
-	if (used < sizeof(rep->detail) && rep->wanted_failed)
-		snprintf(rep->detail + used, sizeof(rep->detail) - used,
-			 "%s %zu wanted check%s failed (recorded only)", rep->pass ? ";" : "",
-			 rep->wanted_failed, rep->wanted_failed == 1 ? "" : "s");
-	else if (used < sizeof(rep->detail) && !rep->pass && used && rep->detail[used - 1] == ';')
-		rep->detail[used - 1] = '\0';
+	if (rep->wanted_failed)
+		sb_addf(&o, "; %zu wanted check%s failed (recorded only)", rep->wanted_failed,
+			rep->wanted_failed == 1 ? "" : "s");
 }
 
 int health_run(unsigned int timeout_s, const char *kernel, struct health_report *rep,

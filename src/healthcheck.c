@@ -15,6 +15,7 @@
 #include "kexec.h"
 #include "running.h"
 #include "runcmd.h"
+#include "strbuf.h"
 
 #define RT_UP 0x0001		/* RTF_UP */
 #define RT_REJECT 0x0200	/* RTF_REJECT: an unreachable route */
@@ -147,17 +148,15 @@ static double now_s(void)
 /* "eth0 up 10.0.2.15, lo loopback, eth1 down" */
 static void describe(const struct link *l, size_t n, char *out, size_t len)
 {
-	size_t used = 0;
+	struct strbuf o;
 
-	out[0] = '\0';
-	for (size_t i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, "%s%s %s%s%s", i ? ", " : "",
-					 l[i].name,
-					 l[i].loopback ? "loopback" : l[i].up ? "up" : "down",
-					 l[i].addr[0] && !l[i].loopback ? " " : "",
-					 l[i].loopback ? "" : l[i].addr);
+	sb_init(&o, out, len);
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&o, "%s%s %s%s%s", i ? ", " : "", l[i].name,
+			l[i].loopback ? "loopback" : l[i].up ? "up" : "down",
+			l[i].addr[0] && !l[i].loopback ? " " : "", l[i].loopback ? "" : l[i].addr);
 	if (!n)
-		snprintf(out, len, "none");
+		sb_addf(&o, "none");
 }
 
 int healthcheck_network(unsigned int wait_s, char *out, size_t len)
@@ -233,17 +232,16 @@ static int unit_state(const char *unit, char *load, char *active, size_t len, ch
 int healthcheck_units(const char *units, unsigned int wait_s, char *out, size_t len)
 {
 	double end = now_s() + wait_s;
-	char unit[256], load[64], active[64];
-	size_t used = 0, nr = 0;
+	char unit[256], load[64], active[64], list[512];
+	const char *p = units, *w;
+	struct strbuf o;
+	size_t n;
 
-	out[0] = '\0';
-	for (const char *p = units + strspn(units, " \t"); *p; ) {
-		size_t n = strcspn(p, " \t");
+	sb_init(&o, list, sizeof(list));
+	while (word_next(&p, " \t", &w, &n)) {
 		int err;
 
-		snprintf(unit, sizeof(unit), "%.*s", (int)n, p);
-		p += n;
-		p += strspn(p, " \t");
+		snprintf(unit, sizeof(unit), "%.*s", (int)n, w);
 		for (;;) {
 			err = unit_state(unit, load, active, sizeof(load), out, len);
 			if (err)
@@ -261,14 +259,11 @@ int healthcheck_units(const char *units, unsigned int wait_s, char *out, size_t 
 			}
 			sleep_s(1);
 		}
-		nr++;
-		if (used < len)
-			used += (size_t)snprintf(out + used, len - used, "%s%s", nr > 1 ? ", " : "",
-						 unit);
+		sb_addf(&o, "%s%s", o.used ? ", " : "", unit);
 	}
-	if (!nr)
+	if (!o.used)
 		snprintf(out, len, "no units to check (RAFLEET_HEALTH_UNITS is empty)");
-	else if (used < len)
-		snprintf(out + used, len - used, " active");
+	else
+		snprintf(out, len, "%s active", list);
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include "rootdir.h"
 #include "smoke.h"
 #include "statedir.h"
+#include "strbuf.h"
 #include "trialconf.h"
 #include "trialwatch.h"
 
@@ -108,28 +109,24 @@ static void unjudged(struct rollout *r, char *out, size_t len)
 	bool ran = t->token && read_mark(TRIAL_ALIVE_FILE, t->token, id, sizeof(id), &alive);
 	bool late = t->token && read_mark(TRIAL_DEADLINE_FILE, t->token, id2, sizeof(id2), &dead);
 	int nr = pstore_records();
-	size_t used;
+	struct strbuf o;
 
-	used = (size_t)snprintf(out, len, "the trial boot of %s ended without a verdict: ", t->release);
+	sb_init(&o, out, len);
+	sb_addf(&o, "the trial boot of %s ended without a verdict: ", t->release);
 	if (late)
-		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
-					 "it reached its deadline %.0f s after its kernel started, and was rebooted",
-					 dead);
+		sb_addf(&o, "it reached its deadline %.0f s after its kernel started, and was rebooted",
+			dead);
 	else if (ran)
-		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
-					 "its userspace ran, last seen alive %.0f s after its kernel started (a panic, a hang or a reset after that)",
-					 alive);
+		sb_addf(&o, "its userspace ran, last seen alive %.0f s after its kernel started (a panic, a hang or a reset after that)",
+			alive);
 	else
-		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
-					 "nothing shows it reached userspace (its kernel failed early, or it never started)");
+		sb_addf(&o, "nothing shows it reached userspace (its kernel failed early, or it never started)");
 	if (ran || late)
-		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
-					 "; its journal: journalctl -b %s", late ? id2 : id);
+		sb_addf(&o, "; its journal: journalctl -b %s", late ? id2 : id);
 	if (nr)
-		used += (size_t)snprintf(out + used, used < len ? len - used : 0,
-					 "; %d record%s in /sys/fs/pstore (a crashed kernel's log)",
-					 nr, nr == 1 ? "" : "s");
-	snprintf(out + used, used < len ? len - used : 0, "; this boot runs %s", r->now.release);
+		sb_addf(&o, "; %d record%s in /sys/fs/pstore (a crashed kernel's log)", nr,
+			nr == 1 ? "" : "s");
+	sb_addf(&o, "; this boot runs %s", r->now.release);
 	remove_mark(TRIAL_ALIVE_FILE);
 	remove_mark(TRIAL_DEADLINE_FILE);
 }

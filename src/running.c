@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "fileio.h"
+#include "strbuf.h"
 #include "sysctl.h"
 
 static void read_release(struct running *r)
@@ -86,25 +87,20 @@ int running_uptime(double *secs)
 
 int running_kexec_cmdline(const char *cmdline, char *out, size_t len)
 {
-	size_t used = 0, n = strlen(TRIAL_PARAM);
+	size_t n = strlen(TRIAL_PARAM), w;
+	const char *p = cmdline, *word;
+	struct strbuf o;
 
-	out[0] = '\0';
-	for (const char *p = cmdline + strspn(cmdline, " \n"); *p; ) {
-		size_t w = strcspn(p, " \n");
-		bool drop = !strncmp(p, "BOOT_IMAGE=", 11) ||
-			    (w >= n && !strncmp(p, TRIAL_PARAM, n) &&
-			     (w == n || p[n] == '='));
+	sb_init(&o, out, len);
+	while (word_next(&p, " \n", &word, &w)) {
+		bool drop = !strncmp(word, "BOOT_IMAGE=", 11) ||
+			    (w >= n && !strncmp(word, TRIAL_PARAM, n) &&
+			     (w == n || word[n] == '='));
 
-		if (!drop) {
-			if (used + w + 2 > len)
-				return -ENAMETOOLONG;
-			used += (size_t)snprintf(out + used, len - used, "%s%.*s",
-						 used ? " " : "", (int)w, p);
-		}
-		p += w;
-		p += strspn(p, " \n");
+		if (!drop)
+			sb_add_word(&o, word, w);
 	}
-	return 0;
+	return o.cut ? -ENAMETOOLONG : 0;
 }
 
 bool running_is_trial(const struct running *r, const char *release,

@@ -11,6 +11,7 @@
 #include "envfile.h"
 #include "parsenum.h"
 #include "running.h"
+#include "strbuf.h"
 
 /* The length of the name of the parameter @w (up to '=' or its end). */
 static size_t name_len(const char *w, size_t n)
@@ -57,17 +58,17 @@ static int health_units(struct trial_config *c, const char *val, char *why, size
 {
 	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.\\@";
 
-	for (const char *p = val + strspn(val, " \t"); *p; ) {
-		size_t n = strcspn(p, " \t");
-		const char *dot = memrchr(p, '.', n);
+	const char *p = val, *w;
+	size_t n;
 
-		if (strspn(p, ok) < n || !dot || dot == p || dot == p + n - 1 || *p == '-') {
+	while (word_next(&p, " \t", &w, &n)) {
+		const char *dot = memrchr(w, '.', n);
+
+		if (strspn(w, ok) < n || !dot || dot == w || dot == w + n - 1 || *w == '-') {
 			snprintf(why, len, "RAFLEET_HEALTH_UNITS: '%.*s' is not a unit name (sshd.service)",
-				 (int)n, p);
+				 (int)n, w);
 			return -EINVAL;
 		}
-		p += n;
-		p += strspn(p, " \t");
 	}
 	if ((size_t)snprintf(c->health_units, sizeof(c->health_units), "%s", val) >=
 	    sizeof(c->health_units)) {
@@ -82,8 +83,8 @@ static int config_line(const char *name, const char *val, void *ctx, char *why,
 		       size_t len)
 {
 	struct trial_config *c = ctx;
-
 	uint64_t v;
+	size_t n;
 
 	if (!strcmp(name, "RAFLEET_TRIAL_WATCHDOG")) {
 		if (!strcmp(val, "none")) {
@@ -128,14 +129,11 @@ static int config_line(const char *name, const char *val, void *ctx, char *why,
 			 name);
 		return -EINVAL;
 	}
-	for (const char *p = val + strspn(val, " \t"); *p; ) {
-		size_t n = strcspn(p, " \t");
-		int err = check_param(p, n, why, len);
+	for (const char *p = val, *w; word_next(&p, " \t", &w, &n); ) {
+		int err = check_param(w, n, why, len);
 
 		if (err)
 			return err;
-		p += n;
-		p += strspn(p, " \t");
 	}
 	if ((size_t)snprintf(c->cmdline, sizeof(c->cmdline), "%s", val) >= sizeof(c->cmdline)) {
 		snprintf(why, len, "RAFLEET_TRIAL_CMDLINE: longer than %zu bytes", sizeof(c->cmdline) - 1);
@@ -158,73 +156,45 @@ int trial_config_load(struct trial_config *c, char *why, size_t len)
 /* Does @extra name the parameter of the word @w? */
 static bool overridden(const char *extra, const char *w, size_t n)
 {
-	size_t k = name_len(w, n);
+	size_t k = name_len(w, n), m;
 
-	for (const char *p = extra + strspn(extra, " \t"); *p; ) {
-		size_t m = strcspn(p, " \t");
-
-		if (name_len(p, m) == k && !strncmp(p, w, k))
+	for (const char *p = extra, *x; word_next(&p, " \t", &x, &m); )
+		if (name_len(x, m) == k && !strncmp(x, w, k))
 			return true;
-		p += m;
-		p += strspn(p, " \t");
-	}
 	return false;
 }
 
-struct out {
-	char *buf;
-	size_t len, used;
-	bool full;
-};
-
-static void add(struct out *o, const char *w, size_t n)
+static void add_words(struct strbuf *o, const char *s)
 {
-	if (!n)
-		return;
-	if (o->used + n + 2 > o->len) {
-		o->full = true;
-		return;
-	}
-	o->used += (size_t)snprintf(o->buf + o->used, o->len - o->used, "%s%.*s",
-				    o->used ? " " : "", (int)n, w);
-}
+	const char *w;
+	size_t n;
 
-static void add_words(struct out *o, const char *s)
-{
-	for (const char *p = s + strspn(s, " \t\n"); *p; ) {
-		size_t n = strcspn(p, " \t\n");
-
-		add(o, p, n);
-		p += n;
-		p += strspn(p, " \t\n");
-	}
+	while (word_next(&s, " \t\n", &w, &n))
+		sb_add_word(o, w, n);
 }
 
 int trial_cmdline(const char *base, const char *extra, const char *token,
 		  char *out, size_t len)
 {
-	struct out o = { out, len, 0, false };
-	const char *p = base + strspn(base, " \t\n"), *init = NULL;
+	const char *p = base, *w, *init = NULL;
+	struct strbuf o;
 	char trial[64];
+	size_t n;
 
-	out[0] = '\0';
-	while (*p) {
-		size_t n = strcspn(p, " \t\n");
-
-		if (n == 2 && !strncmp(p, "--", 2)) {
-			init = p;
+	sb_init(&o, out, len);
+	while (word_next(&p, " \t\n", &w, &n)) {
+		if (n == 2 && !strncmp(w, "--", 2)) {
+			init = w;
 			break;
 		}
-		if (!is_word(p, n, "BOOT_IMAGE") && !is_word(p, n, TRIAL_PARAM) &&
-		    !overridden(extra, p, n))
-			add(&o, p, n);
-		p += n;
-		p += strspn(p, " \t\n");
+		if (!is_word(w, n, "BOOT_IMAGE") && !is_word(w, n, TRIAL_PARAM) &&
+		    !overridden(extra, w, n))
+			sb_add_word(&o, w, n);
 	}
 	add_words(&o, extra);
 	snprintf(trial, sizeof(trial), "%s=%s", TRIAL_PARAM, token);
-	add(&o, trial, strlen(trial));
+	sb_add_word(&o, trial, strlen(trial));
 	if (init)
 		add_words(&o, init);
-	return o.full ? -ENAMETOOLONG : 0;
+	return o.cut ? -ENAMETOOLONG : 0;
 }
