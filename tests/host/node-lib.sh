@@ -99,6 +99,16 @@ node_configure() {
 	# the machine that boots it.
 	printf 'hostonly="no"\n' > "$root/etc/dracut.conf.d/10-rafleet-node.conf"
 	printf '/dev/vda / ext4 rw,relatime 0 1\n' > "$root/etc/fstab"
+	# The network of QEMU's user mode (node_machine gives each node a
+	# virtio NIC): 10.0.2.15, the gateway 10.0.2.2; static and without
+	# LLDP: the virt kernel has no AF_PACKET (a DHCP client, LLDP), and
+	# networkd fails a link on it.  What the health gate's network check
+	# looks for on a trial boot.
+	mkdir -p "$root/etc/systemd/network" "$root/etc/systemd/system/multi-user.target.wants"
+	printf '[Match]\nName=en* eth*\n[Network]\nAddress=10.0.2.15/24\nGateway=10.0.2.2\nLLDP=no\nLinkLocalAddressing=no\nIPv6AcceptRA=no\n' \
+		> "$root/etc/systemd/network/10-node.network"
+	ln -sf /lib/systemd/system/systemd-networkd.service \
+		"$root/etc/systemd/system/multi-user.target.wants/systemd-networkd.service"
 }
 
 # node_ns ROOT CMD...: run CMD with the node's /proc, /sys, /dev and /run
@@ -257,7 +267,8 @@ boot_entry_default() {
 # each start boots the entry that the disk's /boot/loader/loader.conf
 # selects (read before each start, as systemd-boot does), in QEMU (TCG,
 # -no-reboot: a reset or reboot ends the start, and the next start is the
-# firmware's boot); kexec boots stay inside one start.  Until the guest
+# firmware's boot); kexec boots stay inside one start.  A virtio NIC on
+# QEMU's user network, restricted to the guest itself (no way out).  Until the guest
 # says RAFLEET-DONE (done_=yes) or RAFLEET-ABORT, or MAX_STARTS.  The
 # guest's ttyS1 is W/results-N.log, concatenated into W/results.txt; its
 # commentary is shown as it comes, each "RAFLEET-BOOT STEP ..." line's
@@ -288,6 +299,7 @@ node_machine() {
 			-m 2G \
 			-kernel "$w/kernel" -initrd "$w/initrd" -append "$options" \
 			-drive "file=$w/root.img,if=virtio,format=raw" \
+			-netdev user,id=n0,restrict=on -device virtio-net-pci,netdev=n0 \
 			-serial "file:$w/console-$run.log" -serial "file:$w/results-$run.log" \
 			> "$w/qemu-$run.log" 2>&1 &
 		qemu=$!
