@@ -99,7 +99,7 @@ install: $(OUT)/rafleet
 	install -m 0644 fio/*.fio $(DESTDIR)$(DATADIR)/fio/
 	install -D -m 0644 systemd/rafleet-smoke.service $(DESTDIR)$(UNITDIR)/rafleet-smoke.service
 	install -m 0644 systemd/rafleet-promote.service systemd/rafleet-rollback-kernel.service \
-		systemd/rafleet-trial-watch.service systemd/rafleet-health.service \
+		systemd/rafleet-trial-watch.service systemd/rafleet-health.service systemd/rafleet-recover.service \
 		systemd/rafleet-guard.service systemd/rafleet-guard.timer $(DESTDIR)$(UNITDIR)/
 	install -D -m 0644 systemd/80-rafleet.preset $(DESTDIR)$(PRESETDIR)/80-rafleet.preset
 	install -D -m 0644 sysctl/50-rafleet.conf $(DESTDIR)$(SYSCTLDIR)/50-rafleet.conf
@@ -126,7 +126,7 @@ PKG_VARIANTS ?= vanilla patched
 KERNEL_INPUTS := SPECS/kernel-rafleet.spec $(wildcard patches/*) $(wildcard SOURCES/*) \
 	scripts/mkconfig scripts/kernel-release scripts/build-rpm scripts/build-deb
 TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
-	etc udev kernel-install debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
+	etc health udev kernel-install debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
 
 packages: rpm deb repo
 	@echo "packages: $$(ls out/rpm/*.rpm | wc -l) RPMs in $(CURDIR)/out/rpm," \

@@ -17,6 +17,11 @@ int rollout_state_path(char *out, size_t len)
 	return statedir_path(STATE_FILE, out, len);
 }
 
+bool rollout_runs_unjudged(const struct rollout *r)
+{
+	return r->runs_unjudged;
+}
+
 const struct state *rollout_state(const struct rollout *r)
 {
 	return &r->st;

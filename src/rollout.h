@@ -42,6 +42,13 @@ void rollout_close(struct rollout *r);
 /* Remove the decision on @f (its drop-in); the live value is left as is. */
 int rollout_feature_undo(struct rollout *r, const struct feature *f);
 
+/*
+ * Recovery at open found that this boot runs a kernel that was never
+ * judged (a promote interrupted after it moved the default, then a reset)
+ * and put the previous default back: rafleet recover --boot reboots.
+ */
+bool rollout_runs_unjudged(const struct rollout *r);
+
 /* The state and the boot, as rollout_open() left them. */
 const struct state *rollout_state(const struct rollout *r);
 const struct running *rollout_running(const struct rollout *r);

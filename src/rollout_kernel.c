@@ -523,8 +523,11 @@ int rollout_resume_promote(struct rollout *r)
 			 t->release ? t->release : "?", why);
 		return rollout_fail(r, "promote", detail, err);
 	}
-	snprintf(detail, sizeof(detail), "abandoned: the trial boot of %s ended mid-promote (this boot runs %s); the default entry is %s again",
-		 t->release ? t->release : "?", r->now.release, r->st.previous.default_entry);
+	r->runs_unjudged = t->release && !strcmp(t->release, r->now.release);
+	snprintf(detail, sizeof(detail), "abandoned: the trial boot of %s ended mid-promote (this boot runs %s%s); the default entry is %s again",
+		 t->release ? t->release : "?", r->now.release,
+		 r->runs_unjudged ? ", booted by the default that promote had moved: never judged" : "",
+		 r->st.previous.default_entry);
 	return rollout_fail(r, "promote", detail, 0);
 }
 

@@ -18,6 +18,12 @@ struct rollout {
 	struct running now;
 	char path[PATH_MAX];	/* state.json */
 	char who[64];		/* "rafleet rollback" */
+	/*
+	 * This boot runs a trial kernel that was never judged: an
+	 * interrupted promote had made it the default, and recovery has
+	 * just put the previous default back.
+	 */
+	bool runs_unjudged;
 };
 
 /* Write the state; an error is printed.  0 or -errno. */
