@@ -13,7 +13,7 @@
 #   make vm-canary-full the canary in QEMU with 20 A/A trials
 #   make vm-kexec       the kernel rollback by kexec in QEMU
 #   make demo           the host rollout on a booted guest, told step by step
-#   make fleet          the Ansible rollout in waves on three QEMU guests
+#   make fleet          the Ansible rollout in waves on four QEMU guests
 #   make trial-failures trial kernels that panic, hang, wedge: back by themselves
 #   make ci             what CI runs (.ci/run): make check in a fresh root
 #
@@ -219,8 +219,9 @@ trial-failures: packages
 ci:
 	.ci/run
 
-# fleet: the fleet rollout in waves with Ansible on three QEMU guests, one
-# with an injected regression (tests/host/test_fleet; `make check` runs it).
+# fleet: the fleet rollout in waves with Ansible on four QEMU guests, one
+# with an injected regression, one whose trial kernel panics
+# (tests/host/test_fleet; `make check` runs it).
 fleet: packages tools
 	tests/host/test_fleet $(RAFLEET_CACHE) out/repo $(OUT)/guest/ra_inject
 
