@@ -263,6 +263,30 @@ boot_entry_default() {
 		END { if (l == "") exit 1; print l, i, o }'
 }
 
+# node_start IMG PREFIX TIMEOUT QEMU_ARGS...: one start of the node on
+# IMG, as its firmware and boot loader would boot it: the entry that the
+# disk's /boot/loader/loader.conf selects (read with debugfs before the
+# start, never while QEMU runs; its kernel and initrd to PREFIX.kernel and
+# PREFIX.initrd), in QEMU (tests/vm/guest-status qemu_tcg: TCG, -no-reboot,
+# the i6300esb watchdog) for at most TIMEOUT s, with QEMU_ARGS (serial
+# ports, NIC) added.  QEMU's exit status; 125 when the disk has no
+# default entry.
+node_start() {
+	local img=$1 p=$2 t=$3 linux initrd options
+	shift 3
+	# shellcheck source=tests/vm/guest-status
+	. "$(dirname "${BASH_SOURCE[0]}")/../vm/guest-status"
+	if ! read -r linux initrd options < <(boot_entry_default "$img"); then
+		echo "# no default boot entry on $img"
+		return 125
+	fi
+	debugfs -R "dump $linux $p.kernel" "$img" > /dev/null 2>&1
+	debugfs -R "dump $initrd $p.initrd" "$img" > /dev/null 2>&1
+	echo "# the boot loader's default entry: $linux ($options)"
+	qemu_tcg "$t" -kernel "$p.kernel" -initrd "$p.initrd" -append "$options" \
+		-drive "file=$img,if=virtio,format=raw" "$@"
+}
+
 # node_machine W TIMEOUT MAX_STARTS: the node on W/root.img as a machine:
 # each start boots the entry that the disk's /boot/loader/loader.conf
 # selects (read before each start, as systemd-boot does), in QEMU (TCG,
@@ -274,7 +298,7 @@ boot_entry_default() {
 # commentary is shown as it comes, each "RAFLEET-BOOT STEP ..." line's
 # time in W/timeline.  QEMU_TCG_CPU as the caller sets it.
 node_machine() {
-	local w=$1 timeout_s=$2 max=$3 run linux initrd options t0 qemu rc
+	local w=$1 timeout_s=$2 max=$3 run t0 qemu rc
 	# shellcheck source=tests/vm/guest-status
 	. "$(dirname "${BASH_SOURCE[0]}")/../vm/guest-status"
 	_nm_follow() {
@@ -288,17 +312,10 @@ node_machine() {
 	done_=no
 	: > "$w/results.txt"
 	for run in $(seq "$max"); do
-		read -r linux initrd options < <(boot_entry_default "$w/root.img") ||
-			bail "no default boot entry on the disk"
-		debugfs -R "dump $linux $w/kernel" "$w/root.img" > /dev/null 2>&1
-		debugfs -R "dump $initrd $w/initrd" "$w/root.img" > /dev/null 2>&1
-		echo "# start $run: the boot loader's default entry: $linux ($options)"
+		echo "# start $run"
 		t0=$(date +%s)
 		: > "$w/results-$run.log"
-		qemu_tcg "$timeout_s" \
-			-m 2G \
-			-kernel "$w/kernel" -initrd "$w/initrd" -append "$options" \
-			-drive "file=$w/root.img,if=virtio,format=raw" \
+		node_start "$w/root.img" "$w/boot" "$timeout_s" -m 2G \
 			-netdev user,id=n0,restrict=on -device virtio-net-pci,netdev=n0 \
 			-serial "file:$w/console-$run.log" -serial "file:$w/results-$run.log" \
 			> "$w/qemu-$run.log" 2>&1 &
@@ -311,6 +328,8 @@ node_machine() {
 		cat "$w/results-$run.txt" >> "$w/results.txt"
 		cp "$w/console-$run.log" "$w/console.log"
 		cp "$w/qemu-$run.log" "$w/qemu.log"
+		grep '^# the boot loader' "$w/qemu-$run.log"
+		[ $rc = 125 ] && bail "no default boot entry on the disk"
 		[ $rc = 0 ] || { ok 1 "start $run: qemu exit status $rc (124: hung)"; guest_console_tail "$w" 60; break; }
 		grep -q '^RAFLEET-DONE' "$w/results-$run.txt" && { done_=yes; break; }
 		grep -q '^RAFLEET-ABORT' "$w/results-$run.txt" && { echo "# the guest gave up: no further start"; break; }
