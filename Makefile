@@ -209,8 +209,9 @@ check:
 	scripts/check
 
 # trial-failures: on a booted node, trials that panic (LKDTM), hang hard
-# (the watchdog), wedge (the deadline), a promote killed then a reset, a
-# demotion: each back on the previous kernel by itself (about 13 min).
+# (the watchdog), wedge (the deadline), lose their network (the health
+# gate), a promote killed then a reset, a demotion: each back on the
+# previous kernel by itself (about 20 min).
 trial-failures: packages
 	tests/host/test_trial_failures $(RAFLEET_CACHE) out/repo
 
