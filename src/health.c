@@ -123,11 +123,11 @@ static int list_dir(struct health_report *rep, size_t first, enum health_kind ki
 			}
 			c = &rep->checks[rep->nr++];
 			memset(c, 0, sizeof(*c));
-			snprintf(c->name, sizeof(c->name), "%s", e->d_name);
+			snprintf(c->name, sizeof(c->name), "%.127s", e->d_name);	/* its length checked above */
 			c->kind = kind;
 			c->status = -1;
 		}
-		snprintf(c->path, sizeof(c->path), "%s/%s", dir, e->d_name);
+		snprintf(c->path, sizeof(c->path), "%s/%.127s", dir, e->d_name);
 	}
 	closedir(d);
 	warn_free(&w);
