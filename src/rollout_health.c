@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "failpoint.h"
 #include "trialconf.h"
 
 /* Each check's end in the journal: what an operator reads first. */
@@ -33,7 +32,6 @@ int rollout_health(struct rollout *r, const struct health_opts *o, struct health
 	struct journal_fields jf = { .kernel = s->trial.release };
 	struct trial_config tc;
 	char why[512] = "", reason[1100];
-	const char *args[1];
 	int err;
 
 	memset(rep, 0, sizeof(*rep));
@@ -66,17 +64,7 @@ int rollout_health(struct rollout *r, const struct health_opts *o, struct health
 		return rollout_finish(r, rep->pass ? LOG_NOTICE : LOG_ERR, "health", &jf,
 				      rep->detail);
 
-	/* the verdict and the rollback's intent in one write */
 	snprintf(reason, sizeof(reason), "health gate failed: %s", rep->detail);
-	err = state_history_add(s, "health", rep->detail, r->now.release);
-	args[0] = reason;
-	if (!err)
-		err = state_pending_set(s, "kernel-rollback", "intent", args, 1);
-	if (!err)
-		err = rollout_save(r);
-	if (err)
-		return err;
-	journal_log(LOG_ERR, "health", &jf, "%s", rep->detail);
-	failpoint("health.after-verdict");
-	return rollout_kernel_back_steps(r, reason, o->exec);
+	return rollout_trial_failed(r, "health", rep->detail, reason, &jf, "health.after-verdict",
+				    o->exec);
 }

@@ -554,6 +554,23 @@ static int unload_steps(struct rollout *r, const char *reason)
 	return rollout_finish(r, LOG_WARNING, "kernel-rollback", &jf, detail);
 }
 
+int rollout_trial_failed(struct rollout *r, const char *action, const char *detail,
+			 const char *reason, struct journal_fields *jf, const char *fp, bool exec)
+{
+	const char *args[1] = { reason };
+	int err = state_history_add(&r->st, action, detail, r->now.release);
+
+	if (!err)
+		err = state_pending_set(&r->st, "kernel-rollback", "intent", args, 1);
+	if (!err)
+		err = rollout_save(r);
+	if (err)
+		return err;
+	journal_log(LOG_ERR, action, jf, "%s", detail);
+	failpoint(fp);
+	return rollout_kernel_back_steps(r, reason, exec);
+}
+
 int rollout_kernel_back_steps(struct rollout *r, const char *reason, bool exec)
 {
 	struct state_kernel *p = &r->st.previous;

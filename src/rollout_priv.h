@@ -64,6 +64,15 @@ int rollout_resume_smoke(struct rollout *r);
  */
 int rollout_kernel_back_steps(struct rollout *r, const char *reason, bool exec);
 
+/*
+ * A trial's verdict failed it (@action "smoke" or "health", the verdict
+ * already in the state): the history entry @detail and the rollback's
+ * intent (@reason) in one write, the journal, the failpoint @fp, then
+ * rollout_kernel_back_steps().
+ */
+int rollout_trial_failed(struct rollout *r, const char *action, const char *detail,
+			 const char *reason, struct journal_fields *jf, const char *fp, bool exec);
+
 /* Phase changes seen at open: staged -> trial, and trials that ended. */
 int rollout_observe_boot(struct rollout *r);
 

@@ -186,20 +186,10 @@ int rollout_smoke(struct rollout *r, const struct smoke_opts *o,
 		return rollout_finish(r, strcmp(rep->verdict, "pass") ? LOG_ERR : LOG_NOTICE,
 				      "smoke", &jf, rep->detail);
 
-	/* the verdict and the rollback's intent in one write */
 	snprintf(reason, sizeof(reason), "smoke failed: %s", rep->detail);
-	err = state_history_add(s, "smoke", rep->detail, r->now.release);
-	args[0] = reason;
-	if (!err)
-		err = state_pending_set(s, "kernel-rollback", "intent", args, 1);
-	if (!err)
-		err = rollout_save(r);
-	if (err)
-		return err;
-	journal_log(LOG_ERR, "smoke", &jf, "%s", rep->detail);
-	failpoint("smoke.after-verdict");
 	rep->rolled_back = true;
-	return rollout_kernel_back_steps(r, reason, o->exec);
+	return rollout_trial_failed(r, "smoke", rep->detail, reason, &jf, "smoke.after-verdict",
+				    o->exec);
 }
 
 int rollout_resume_smoke(struct rollout *r)
