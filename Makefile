@@ -32,9 +32,27 @@ LDLIBS := -lcrypto -ljson-c -lsystemd -lm -pthread
 OUT := out
 VERSION := $(shell cat VERSION)
 
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
-LIB_OBJ := $(LIB_SRC:src/%.c=$(OUT)/obj/%.o)
-UNIT_SRC := $(wildcard tests/unit/test_*.c)
+# The layers of src/, top first.  A folder calls only the folders below it
+# (BELOW_*, listed top-down): its archive and its unit tests link against
+# those alone, and `make layers` links each archive whole against only the
+# layers below it, so an upward or sideways call fails to build.
+LAYERS := cmd status guard rollout canary tune bench host lib
+BELOW_lib :=
+BELOW_host := lib
+BELOW_bench := host lib
+BELOW_tune := bench host lib
+BELOW_canary := bench host lib
+BELOW_rollout := bench host lib
+BELOW_guard := rollout canary tune bench host lib
+BELOW_status := guard rollout canary tune bench host lib
+BELOW_cmd := status guard rollout canary tune bench host lib
+layer_archives = $(foreach l,$(1),$(OUT)/lib/lib$(l).a)
+layer_objs = $(patsubst src/%.c,$(OUT)/obj/%.o,$(wildcard src/$(1)/*.c))
+
+SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
+OBJ := $(SRC:src/%.c=$(OUT)/obj/%.o)
+ARCHIVES := $(call layer_archives,$(LAYERS))
+UNIT_SRC := $(foreach l,$(LAYERS),$(wildcard tests/unit/$(l)/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(OUT)/unit/%)
 GUEST_SRC := $(wildcard tests/vm/guest/*.c)
 GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
@@ -42,13 +60,13 @@ GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
-.PHONY: all deps sources kernel tools install packages rpm deb repo \
+.PHONY: all deps sources kernel tools layers install packages rpm deb repo \
 	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet trial-failures check ci clean help
 
 all: packages
 
 help:
-	@sed -n '2,20p' Makefile
+	@sed -n '2,/^$$/{s/^# \{0,1\}//;p}' Makefile
 
 # Debian packages the build and the tests need; installed if missing (root).
 deps:
@@ -60,22 +78,48 @@ sources: deps
 kernel: sources
 	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT)
 
-tools: $(OUT)/rafleet $(GUEST_BIN)
+tools: $(OUT)/rafleet $(GUEST_BIN) layers
 
-$(OUT)/obj/%.o: src/%.c $(wildcard src/*.h) VERSION
+$(OUT)/obj/%.o: src/%.c VERSION
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -DRAFLEET_VERSION='"$(VERSION)"' $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(WARN) -MMD -MP -Isrc -DRAFLEET_VERSION='"$(VERSION)"' $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(OUT)/rafleet: $(OUT)/obj/main.o $(LIB_OBJ)
+# kept: the archives are made of them, rebuilt one object at a time
+.SECONDARY: $(OBJ) $(OUT)/obj/main.o
+
+-include $(OBJ:.o=.d) $(OUT)/obj/main.d
+
+# one archive per layer, rebuilt whole when a file of the folder changes
+.SECONDEXPANSION:
+$(OUT)/lib/lib%.a: $$(call layer_objs,$$*)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(OUT)/rafleet: $(OUT)/obj/main.o $(ARCHIVES)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(OUT)/unit/%: tests/unit/%.c $(LIB_OBJ) $(wildcard tests/unit/*.h)
+# layers: each layer's archive linked whole over only the layers below it
+# (tests/build/layer-main.c is an empty main); an upward call is an
+# undefined reference.
+LAYER_BIN := $(LAYERS:%=$(OUT)/layers/%)
+layers: $(LAYER_BIN)
+$(OUT)/layers/%: tests/build/layer-main.c $(OUT)/lib/lib%.a $$(call layer_archives,$$(BELOW_$$*))
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -Wl,--whole-archive $(OUT)/lib/lib$*.a \
+		-Wl,--no-whole-archive $(call layer_archives,$(BELOW_$*)) $(LDLIBS)
 
-$(OUT)/guest/%: tests/vm/guest/%.c $(LIB_OBJ) tests/unit/tap.h
+# a unit test links against its own folder's layer and those below it
+$(OUT)/unit/%: tests/unit/%.c $(ARCHIVES) $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(WARN) -MMD -MP $(CFLAGS) -Isrc -Itests/unit -o $@ $< \
+		$(call layer_archives,$(firstword $(subst /, ,$*)) $(BELOW_$(firstword $(subst /, ,$*)))) $(LDLIBS)
+
+-include $(UNIT_BIN:=.d)
+
+$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(call layer_archives,$(LAYERS)) $(LDLIBS)
 
 # Where `make install` puts the tools.  The RPM takes the defaults (the
 # FHS paths of Fedora and of merged-/usr Debian); debian/rules sets the
@@ -168,9 +212,9 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(OUT)/fuzz/%)
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-$(OUT)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(wildcard src/*.h)
+$(OUT)/fuzz/%: tests/fuzz/%.c $(SRC) $(wildcard src/*/*.h)
 	@mkdir -p $(@D)
-	clang $(WARN) $(FUZZ_FLAGS) -Isrc -o $@ $< $(LIB_SRC) $(LDLIBS)
+	clang $(WARN) $(FUZZ_FLAGS) -Isrc -o $@ $< $(SRC) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
 	tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BIN)

@@ -2,18 +2,8 @@
 #ifndef RAFLEET_COMMANDS_H
 #define RAFLEET_COMMANDS_H
 
-/* The Makefile passes VERSION; a build without it says so. */
-#ifndef RAFLEET_VERSION
-#define RAFLEET_VERSION "unknown"
-#endif
-
-/* Exit codes shared by every command. */
-enum {
-	EXIT_OK = 0,
-	EXIT_FAILED = 1,	/* the command ran and found a failure */
-	EXIT_USAGE = 2,		/* bad arguments or input: nothing was done */
-	EXIT_OUT_OF_BAND = 3,	/* rafleet guard: a window left its band */
-};
+#include "lib/exitcode.h"
+#include "lib/version.h"
 
 int cmd_bench(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

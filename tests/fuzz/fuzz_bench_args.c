@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_args.h"
+#include "bench/args.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

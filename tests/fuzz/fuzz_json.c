@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "lib/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

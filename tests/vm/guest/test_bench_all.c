@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "feature.h"
-#include "measure.h"
-#include "scenario.h"
+#include "host/feature.h"
+#include "bench/measure.h"
+#include "bench/scenario.h"
 #include "tap.h"
 
 /* The feature each seed's scenarios judge; NULL: all of them (fio). */

@@ -17,10 +17,10 @@
 
 #include <sys/sysmacros.h>
 
-#include "blockdev.h"
-#include "feature.h"
-#include "measure.h"
-#include "scenario.h"
+#include "host/blockdev.h"
+#include "host/feature.h"
+#include "bench/measure.h"
+#include "bench/scenario.h"
 #include "tap.h"
 
 #define NR_CASES 2	/* on, off */

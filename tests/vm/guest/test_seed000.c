@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "feature.h"
-#include "measure.h"
-#include "scenario.h"
+#include "host/feature.h"
+#include "bench/measure.h"
+#include "bench/scenario.h"
 #include "tap.h"
 
 /*

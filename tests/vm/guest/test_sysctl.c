@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "feature.h"
+#include "host/feature.h"
 #include "tap.h"
 
 static const char *const names[] = {

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "lib/atomicfile.h"
+#include "lib/fileio.h"
+#include "bench/testfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* splitmix64: a stream per block, independent of any other block. */
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+void testfile_block(uint64_t seed, uint64_t index, void *buf)
+{
+	uint64_t state = seed ^ (index * 0xD6E8FEB86659FD93ULL);
+	uint64_t *w = buf;
+
+	if (seed == TESTFILE_RET) {
+		memset(buf, 0xc3, TESTFILE_BLOCK);	/* x86 RET */
+		return;
+	}
+	for (size_t i = 0; i < TESTFILE_BLOCK / sizeof(*w); i++)
+		w[i] = splitmix(&state);
+}
+
+int parse_size(const char *s, off_t *out)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'K': case 'k':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'M': case 'm':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'G': case 'g':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end || !v || v > (unsigned long long)INT64_MAX / mult)
+		return -EINVAL;
+	*out = (off_t)(v * mult);
+	return 0;
+}
+
+static int block_matches(int fd, uint64_t seed, uint64_t index)
+{
+	unsigned char want[TESTFILE_BLOCK], got[TESTFILE_BLOCK];
+	ssize_t n = pread(fd, got, sizeof(got), (off_t)index * TESTFILE_BLOCK);
+
+	if (n < 0)
+		return -errno;
+	if (n != TESTFILE_BLOCK)
+		return 0;
+	testfile_block(seed, index, want);
+	return !memcmp(want, got, sizeof(want));
+}
+
+int testfile_matches(const char *path, off_t size, uint64_t seed)
+{
+	uint64_t blocks = size / TESTFILE_BLOCK;
+	struct stat st;
+	int fd, ret = 1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+	} else if (st.st_size != size || !blocks) {
+		ret = 0;
+	} else {
+		for (uint64_t i = 0; i < 16 && ret == 1; i++) {
+			uint64_t index = i == 15 ? blocks - 1 : i * (blocks / 15);
+
+			ret = block_matches(fd, seed, index);
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+static int write_all(int fd, off_t size, uint64_t seed)
+{
+	const size_t chunk = 256;	/* blocks per write */
+	unsigned char *buf = malloc(chunk * TESTFILE_BLOCK);
+	uint64_t blocks = size / TESTFILE_BLOCK;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (uint64_t b = 0; b < blocks && !err;) {
+		size_t n = blocks - b < chunk ? blocks - b : chunk;
+		size_t len = n * TESTFILE_BLOCK;
+
+		for (size_t i = 0; i < n; i++)
+			testfile_block(seed, b + i, buf + i * TESTFILE_BLOCK);
+		err = write_full(fd, buf, len);
+		b += n;
+	}
+	free(buf);
+	return err;
+}
+
+struct pattern {
+	off_t size;
+	uint64_t seed;
+};
+
+static int fill(int fd, const void *arg)
+{
+	const struct pattern *p = arg;
+
+	return write_all(fd, p->size, p->seed);
+}
+
+int testfile_ensure(const char *path, off_t size, uint64_t seed, int *made)
+{
+	int err;
+
+	*made = 0;
+	if (size <= 0 || size % TESTFILE_BLOCK)
+		return -EINVAL;
+	err = testfile_matches(path, size, seed);
+	if (err == 1)
+		return 0;
+	if (err == 0)
+		return -EEXIST;
+	if (err != -ENOENT)
+		return err;
+
+	err = atomic_write_fd(path, 0644, fill, &(struct pattern){ size, seed });
+	if (err)
+		return err;
+	*made = 1;
+	return 0;
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "canary/signrank.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * counts[t] = the number of subsets of {1..n} whose sum is t, for t in
+ * 0..n(n+1)/2: the null distribution of W+ times 2^n.  2^60 fits in 64
+ * bits, and no count exceeds 2^n.
+ */
+static uint64_t *subset_sums(unsigned int n)
+{
+	size_t max = (size_t)n * (n + 1) / 2;
+	uint64_t *c = calloc(max + 1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c[0] = 1;
+	for (unsigned int k = 1; k <= n; k++)
+		for (size_t t = max; t >= k; t--)
+			c[t] += c[t - k];
+	return c;
+}
+
+int signrank_critical(unsigned int n, double alpha)
+{
+	uint64_t *c, cum = 0;
+	double total, half;
+	int crit = -1;
+
+	if (n < 1 || n > SIGNRANK_MAX_N || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	c = subset_sums(n);
+	if (!c)
+		return -ENOMEM;
+	total = ldexp(1.0, (int)n);
+	half = alpha / 2;
+	for (size_t t = 0; t <= (size_t)n * (n + 1) / 4; t++) {
+		cum += c[t];
+		if ((double)cum / total > half)
+			break;
+		crit = (int)t;
+	}
+	free(c);
+	return crit;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int hodges_lehmann(const double *d, size_t n, double alpha, struct hl_estimate *out)
+{
+	size_t m, k = 0;
+	double *w;
+	int crit;
+
+	if (!n || n > SIGNRANK_MAX_N || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(d[i]))
+			return -EINVAL;
+	crit = signrank_critical((unsigned int)n, alpha);
+	if (crit < -1)
+		return crit;
+	m = n * (n + 1) / 2;
+	w = malloc(m * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i; j < n; j++)
+			w[k++] = (d[i] + d[j]) / 2;
+	qsort(w, m, sizeof(*w), cmp_double);
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->estimate = m % 2 ? w[m / 2] : (w[m / 2 - 1] + w[m / 2]) / 2;
+	out->ci_valid = crit >= 0;
+	if (out->ci_valid) {
+		/* ranks crit + 1 and m - crit, 1-based */
+		out->lo = w[crit];
+		out->hi = w[m - 1 - (size_t)crit];
+	}
+	free(w);
+	return 0;
+}

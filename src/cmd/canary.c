@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rafleet canary: judge one feature by a paired A/B in this boot, and act. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "lib/atomicfile.h"
+#include "bench/args.h"
+#include "bench/benchfile.h"
+#include "canary/calibration.h"
+#include "canary/args.h"
+#include "canary/report.h"
+#include "commands.h"
+#include "rollout/core.h"
+#include "lib/statedir.h"
+
+static void canary_usage(FILE *f)
+{
+	fprintf(f,
+"usage: rafleet canary FEATURE [OPTIONS]\n"
+"\n"
+"Judge FEATURE (a vm.readahead_* sysctl) by a paired A/B in this boot: the\n"
+"workloads run cold in ABBA blocks with the feature off (A) and on (B),\n"
+"and a sequential signed-rank rule says PASS, REGRESS or UNKNOWN.\n"
+"\n"
+"options:\n"
+"  -w, --workload S       a workload of 'rafleet bench list' (up to 4;\n"
+"                         default: the ones of the feature's seed post)\n"
+"  -f, --file PATH        the file they read (default " BENCH_DEFAULT_FILE ")\n"
+"  -z, --size SIZE        make PATH this big, or reuse it if it is\n"
+"      --pairs-min N      first look (default 4)\n"
+"      --pairs-max N      the cap (default 12)\n"
+"      --runs K           cold runs per arm and pair; the least wall time\n"
+"                         counts (default 3)\n"
+"      --alpha PCT        error of a wrong verdict over everything (default 1)\n"
+"      --floor PCT        delta is never below this (default 3)\n"
+"      --delta PCT        the allowed loss (default: calibrated, or the floor)\n"
+"      --no-calibration   ignore 'rafleet calibrate''s deltas\n"
+"      --aa               A/A: both arms keep the feature's current value\n"
+"      --act              act on the verdict: a corroborated REGRESS turns the\n"
+"                         feature off now and persistently\n"
+"      --report-dir DIR   where the report and picture go (default\n"
+"                         " STATEDIR_DEFAULT "/canary)\n"
+"  -j, --json             JSON (schema " CANARY_SCHEMA ") instead of a table\n"
+"      --seed N           seed of the random offsets (default 1)\n"
+"  -h, --help             this help\n"
+"\n"
+"exit status: 0 PASS, 3 REGRESS, 4 UNKNOWN, 1 a failure, 2 bad arguments.\n"
+"'man rafleet-canary'.\n");
+}
+
+/* Now, for file names: 20261130T214501Z. */
+static void utc_stamp(char *out, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(out, len, "%Y%m%dT%H%M%SZ", &tm);
+}
+
+/* δ of each workload: --delta, the calibration, or the floor. */
+static int pick_deltas(const struct canary_args *a, struct canary_opts *o,
+		       struct canary_decision *d)
+{
+	struct calibration cal;
+	int err = a->delta || a->no_calibration ? -ENOENT : calibration_load(&cal);
+
+	if (err == -EBADMSG)
+		return err;
+	if (err == -EXDEV)
+		fprintf(stderr, "rafleet canary: the calibration was made on another machine; using the floor\n");
+	for (int w = 0; w < o->nr_workloads; w++) {
+		const struct calibration_entry *e =
+			err ? NULL : calibration_find(&cal, o->workload[w]->name);
+
+		o->delta[w] = a->delta ? a->delta : a->floor;
+		d->delta_source[w] = a->delta ? "option" : "floor";
+		if (e) {	/* never below the floor this run asks for */
+			o->delta[w] = e->delta > a->floor ? e->delta : a->floor;
+			d->delta_source[w] = "calibration";
+		}
+	}
+	return 0;
+}
+
+static int setup(const struct canary_args *a, struct canary_opts *o,
+		 struct canary_decision *d, char paths[][PATH_MAX])
+{
+	const char *why;
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	o->feature = a->feature;
+	o->aa = a->aa;
+	o->seed = a->seed;
+	o->runs = a->runs;
+	o->ring_pages = a->ring_pages;
+	o->nr_workloads = a->nr_workloads;
+	memcpy(o->workload, a->workload, sizeof(o->workload));
+	if (!o->nr_workloads) {
+		const char *const *names = canary_default_workloads(a->feature);
+
+		for (; names && *names && o->nr_workloads < CANARY_MAX_WORKLOADS; names++)
+			o->workload[o->nr_workloads++] = scenario_find(*names);
+	}
+	for (int w = 0; w < o->nr_workloads; w++) {
+		err = benchfile_prepare("canary", a->file, a->size, o->workload[w]->file,
+					paths[w], PATH_MAX);
+		if (err) {
+			if (err != -EEXIST)
+				fprintf(stderr, "rafleet canary: %s: %s\n", paths[w], strerror(-err));
+			return EXIT_USAGE;
+		}
+		o->path[w] = paths[w];
+	}
+	o->plan = (struct seqrule_plan){ .pairs_min = a->pairs_min, .pairs_step = 2,
+					 .pairs_max = a->pairs_max,
+					 .metrics = (unsigned int)o->nr_workloads,
+					 .alpha = a->alpha };
+	if (seqrule_plan(&o->plan, &why)) {
+		fprintf(stderr, "rafleet canary: %s\n", why);
+		return EXIT_USAGE;
+	}
+	if (pick_deltas(a, o, d))
+		return EXIT_FAILED;
+	return EXIT_OK;
+}
+
+static void decide(const struct canary_opts *o, const struct canary_result *r,
+		   struct canary_decision *d)
+{
+	const struct canary_series *w0 = &r->s[0][CM_WALL];
+
+	d->action = "none";
+	switch (r->verdict) {
+	case VERDICT_PASS:
+		d->action = "keep";
+		snprintf(d->why, sizeof(d->why),
+			 "no loss beyond delta is plausible (%s: %+.1f %% [%+.1f, %+.1f]); vm.%s stays %d",
+			 o->workload[0]->name, expm1(w0->v.hl.estimate) * 100,
+			 expm1(w0->v.hl.lo) * 100, expm1(w0->v.hl.hi) * 100,
+			 o->feature->name, r->was);
+		break;
+	case VERDICT_REGRESS:
+		if (o->aa)
+			snprintf(d->why, sizeof(d->why),
+				 "an A/A trial has nothing to turn off: a REGRESS here is a false alarm");
+		else if (!r->corroborated)
+			snprintf(d->why, sizeof(d->why),
+				 "REGRESS, but not corroborated (%s): measure again before acting",
+				 r->corroboration);
+		else {
+			d->action = "turn-off";
+			snprintf(d->why, sizeof(d->why),
+				 "costs more than delta with the feature on, corroborated by %s",
+				 r->corroboration);
+		}
+		break;
+	default:
+		snprintf(d->why, sizeof(d->why),
+			 "after %u pairs the interval still reaches both sides of delta: nothing changes",
+			 r->pairs);
+		break;
+	}
+}
+
+/* Where the report and the picture go, named by feature and time. */
+static int report_paths(const struct canary_args *a, const struct canary_opts *o,
+			char *json_path, char *svg_path)
+{
+	char dir[PATH_MAX], stamp[32];
+	int err = 0;
+
+	if (a->report_dir) {
+		snprintf(dir, sizeof(dir), "%s", a->report_dir);
+	} else {
+		err = statedir_ensure();
+		if (!err)
+			err = statedir_path("canary", dir, sizeof(dir));
+	}
+	if (err)
+		return err;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	utc_stamp(stamp, sizeof(stamp));
+	if ((size_t)snprintf(json_path, PATH_MAX, "%s/%s-%s.json", dir, o->feature->name,
+			     stamp) >= PATH_MAX ||
+	    (size_t)snprintf(svg_path, PATH_MAX, "%s/%s-%s.svg", dir, o->feature->name,
+			     stamp) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+struct report_ctx {
+	const struct canary_opts *o;
+	const struct canary_result *r;
+	const struct canary_decision *d;
+};
+
+static int svg_fill(FILE *f, const void *arg)
+{
+	const struct report_ctx *c = arg;
+
+	canary_report_svg(f, c->o, c->r);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int json_fill(FILE *f, const void *arg)
+{
+	const struct report_ctx *c = arg;
+
+	canary_report_json(f, c->o, c->r, c->d);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* The picture, or the JSON report, written atomically.  0 or -errno. */
+static int write_report(const char *path, bool svg, const struct canary_opts *o,
+			const struct canary_result *r, const struct canary_decision *d)
+{
+	struct report_ctx c = { o, r, d };
+
+	return atomic_write_stream(path, 0644, svg ? svg_fill : json_fill, &c);
+}
+
+static int act(struct rollout *ro, const struct canary_opts *o,
+	       const struct canary_result *r, struct canary_decision *d,
+	       const char *evidence)
+{
+	char detail[PATH_MAX + 1024];
+	int err;
+
+	if (!strcmp(d->action, "turn-off")) {
+		snprintf(detail, sizeof(detail), "canary REGRESS after %u pairs: %s",
+			 r->pairs, d->why);
+		err = rollout_feature_off(ro, o->feature, detail, evidence);
+		if (err) {
+			fprintf(stderr, "rafleet canary: could not turn vm.%s off: %s\n",
+				o->feature->name, strerror(-err));
+			return err;
+		}
+		d->acted = true;
+		return 0;
+	}
+	snprintf(detail, sizeof(detail), "vm.%s: %s after %u pairs, %s: %s (%s)",
+		 o->feature->name, verdict_name(r->verdict), r->pairs, d->action,
+		 d->why, evidence);
+	return rollout_record(ro, "canary", detail);
+}
+
+int cmd_canary(int argc, char **argv)
+{
+	static char paths[CANARY_MAX_WORKLOADS][PATH_MAX];
+	char json_path[PATH_MAX], svg_path[PATH_MAX];
+	struct canary_decision d = { 0 };
+	struct canary_result *r;
+	struct rollout *ro = NULL;
+	struct canary_args a;
+	struct canary_opts o;
+	int ret, err;
+
+	if (canary_parse_args(argc, argv, &a)) {
+		fprintf(stderr, "rafleet canary: %s\n", a.error);
+		return EXIT_USAGE;
+	}
+	if (a.help) {
+		canary_usage(stdout);
+		return EXIT_OK;
+	}
+	ret = setup(&a, &o, &d, paths);
+	if (ret)
+		return ret;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return EXIT_FAILED;
+	/* the host's lock: no stage, guard or other canary meanwhile */
+	err = rollout_open(&ro, "canary");
+	if (err) {
+		if (err != -EBUSY)
+			fprintf(stderr, "rafleet canary: cannot open the rollout state: %s\n",
+				strerror(-err));
+		free(r);
+		return EXIT_FAILED;
+	}
+	err = canary_run(&o, r);
+	if (err) {
+		fprintf(stderr, "rafleet canary: %s\n", r->error);
+		rollout_record(ro, "canary", r->error);
+		rollout_close(ro);
+		free(r);
+		return EXIT_FAILED;
+	}
+	decide(&o, r, &d);
+	if (!a.act && !strcmp(d.action, "turn-off"))
+		snprintf(d.why + strlen(d.why), sizeof(d.why) - strlen(d.why),
+			 " (not done: no --act)");
+	/* the picture and the report first: acting points at them */
+	err = report_paths(&a, &o, json_path, svg_path);
+	if (!err)
+		err = write_report(svg_path, true, &o, r, &d);
+	if (!err) {
+		d.svg = svg_path;
+		err = write_report(json_path, false, &o, r, &d);
+	}
+	if (err)
+		fprintf(stderr, "rafleet canary: cannot write the report: %s\n", strerror(-err));
+	if (a.act && !err) {
+		err = act(ro, &o, r, &d, json_path);
+		if (!err && d.acted)
+			err = write_report(json_path, false, &o, r, &d);
+	}
+	rollout_close(ro);
+	if (a.json)
+		canary_report_json(stdout, &o, r, &d);
+	else
+		canary_report_table(stdout, &o, r, &d);
+	ret = err ? EXIT_FAILED :
+	      r->verdict == VERDICT_PASS ? EXIT_OK :
+	      r->verdict == VERDICT_REGRESS ? EXIT_REGRESS : EXIT_UNKNOWN;
+	free(r);
+	return ret;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rafleet health: the trial boot's health gate; a failed required check rolls back. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "rollout/health_builtin.h"
+#include "lib/parsenum.h"
+#include "cmd/rollout_common.h"
+#include "rollout/trialconf.h"
+
+static void health_usage(FILE *f)
+{
+	fprintf(f,
+"usage: rafleet health [--timeout DURATION] [--no-rollback] [--no-exec] [--json]\n"
+"       rafleet health --check network|units [--wait DURATION]\n"
+"\n"
+"On a trial boot (see rafleet stage): run the health checks, the programs in\n"
+"/etc/rafleet/health/required.d and wanted.d and /usr/lib/rafleet/health/\n"
+"required.d and wanted.d (a name in /etc replaces the same name in /usr/lib;\n"
+"a symlink to /dev/null there masks it), each with a time limit.  Every\n"
+"required check must exit 0 within it, saying only text; a check that\n"
+"fails, hangs, is killed, cannot be run or prints something that is not\n"
+"text fails the trial, and the kernel is rolled back (rafleet rollback\n"
+"--kernel).  A wanted check's failure is recorded only.  'rafleet promote'\n"
+"needs a pass of this gate and of 'rafleet smoke'.\n"
+"\n"
+"With --check, run one of the checks rafleet ships (as its files in\n"
+"/usr/lib/rafleet/health/required.d do): 'network', a link up with an\n"
+"address and a default route out of it; 'units', each unit of\n"
+"RAFLEET_HEALTH_UNITS (/etc/rafleet/trial.conf) active.  Each waits for\n"
+"that to hold, up to --wait (default: $RAFLEET_CHECK_TIMEOUT less 5 s, as\n"
+"the gate sets it; else no wait).\n"
+"\n"
+"options:\n"
+"  -t, --timeout DURATION each check's limit (default RAFLEET_HEALTH_TIMEOUT\n"
+"                         of trial.conf, else 2min); 5s..1h\n"
+"  -R, --no-rollback      record a failure, do not roll back\n"
+"  -n, --no-exec          roll back by loading the previous kernel only\n"
+"  -c, --check NAME       run the shipped check NAME (network, units)\n"
+"  -w, --wait DURATION    with --check: how long it may wait; 0..1h\n"
+"  -j, --json             JSON (schema rafleet-rollout/1) instead of a table\n"
+"  -h, --help             this help\n"
+"\n"
+"exit status: 0 pass, 1 fail (rolled back unless --no-rollback), not a\n"
+"trial boot, or another rafleet holds the lock; with --check, 0 it holds\n"
+"and 1 it does not; 2 bad arguments.  'man rafleet-health'.\n");
+}
+
+/* --check NAME: one line of what it found, its exit status. */
+static int run_check(const char *name, int64_t wait_s)
+{
+	struct trial_config tc;
+	char out[1024], why[512];
+	const char *env;
+	int rc;
+
+	if (wait_s < 0) {
+		uint64_t t;
+
+		env = getenv("RAFLEET_CHECK_TIMEOUT");
+		wait_s = env && !parse_duration(env, 1, 3600, &t) && t > 5 ? (int64_t)t - 5 : 0;
+	}
+	if (!strcmp(name, "network")) {
+		rc = healthcheck_network((unsigned int)wait_s, out, sizeof(out));
+	} else {
+		if (trial_config_load(&tc, why, sizeof(why))) {
+			fprintf(stderr, "rafleet health: %s\n", why);
+			return EXIT_FAILED;
+		}
+		rc = healthcheck_units(tc.health_units, (unsigned int)wait_s, out, sizeof(out));
+	}
+	printf("%s: %s\n", name, out);
+	return rc ? EXIT_FAILED : EXIT_OK;
+}
+
+int cmd_health(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "no-rollback", no_argument, NULL, 'R' },
+		{ "no-exec", no_argument, NULL, 'n' },
+		{ "check", required_argument, NULL, 'c' },
+		{ "wait", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct health_opts o = { .rollback = true, .exec = true };
+	struct health_report *rep;
+	const char *check = NULL;
+	int64_t wait_s = -1;
+	bool json = false;
+	struct rollout *r;
+	uint64_t v;
+	int c, err, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "t:Rnc:w:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (parse_duration(optarg, 5, 3600, &v)) {
+				fprintf(stderr, "rafleet health: --timeout '%s': a duration of 5s..1h (90s, 2min)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			o.timeout_s = (unsigned int)v;
+			break;
+		case 'R': o.rollback = false; break;
+		case 'n': o.exec = false; break;
+		case 'c':
+			if (strcmp(optarg, "network") && strcmp(optarg, "units")) {
+				fprintf(stderr, "rafleet health: --check '%s': no such check (network, units)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			check = optarg;
+			break;
+		case 'w':
+			if (parse_duration(optarg, 0, 3600, &v)) {
+				fprintf(stderr, "rafleet health: --wait '%s': a duration of 0..1h (30s, 2min)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			wait_s = (int64_t)v;
+			break;
+		case 'j': json = true; break;
+		case 'h':
+			health_usage(stdout);
+			return EXIT_OK;
+		default:
+			rolloutcmd_bad_option("health", argv);
+			return EXIT_USAGE;
+		}
+	}
+	if (rolloutcmd_no_args("health", argc, argv))
+		return EXIT_USAGE;
+	if (wait_s >= 0 && !check) {
+		fprintf(stderr, "rafleet health: --wait goes with --check\n");
+		return EXIT_USAGE;
+	}
+	if (check)
+		return run_check(check, wait_s);
+	rep = calloc(1, sizeof(*rep));
+	if (!rep) {
+		fprintf(stderr, "rafleet health: out of memory\n");
+		return EXIT_FAILED;
+	}
+	if (rolloutcmd_open(&r, "health")) {
+		free(rep);
+		return EXIT_FAILED;
+	}
+	err = rollout_health(r, &o, rep);
+	if (!err && !rep->pass)
+		err = -EIO;	/* a verdict, and it is fail */
+	rc = rolloutcmd_done(r, "health", err, json, NULL, rep->detail[0] ? rep : NULL);
+	free(rep);
+	return rc;
+}

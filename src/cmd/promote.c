@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rafleet promote: the trial kernel that passed its smoke run becomes the default. */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "commands.h"
+#include "cmd/rollout_common.h"
+
+static void promote_usage(FILE *f)
+{
+	fprintf(f,
+"usage: rafleet promote [--json]\n"
+"\n"
+"On the trial boot, after 'rafleet smoke' passed: make the trial kernel the\n"
+"default boot entry, with grubby --set-default where grubby exists, else\n"
+"the default line of /boot/loader/loader.conf (Boot Loader Specification).\n"
+"\n"
+"options:\n"
+"  -j, --json   JSON (schema rafleet-rollout/1) instead of a table\n"
+"  -h, --help   this help\n"
+"\n"
+"exit status: 0 promoted, 1 refused (not a trial boot, smoke not passed),\n"
+"no boot loader configuration found, failed, or another rafleet holds the\n"
+"lock; 2 bad arguments.  'man rafleet-promote'.\n");
+}
+
+int cmd_promote(int argc, char **argv)
+{
+	bool json;
+	struct rollout *r;
+	int rc, err;
+
+	rc = rolloutcmd_json_only("promote", argc, argv, promote_usage, &json);
+	if (rc != ROLLOUTCMD_RUN)
+		return rc;
+	if (rolloutcmd_open(&r, "promote"))
+		return EXIT_FAILED;
+	err = rollout_promote(r);
+	return rolloutcmd_done(r, "promote", err, json, NULL, NULL);
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "host/kernelfind.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "host/bootentry.h"
+#include "lib/rootdir.h"
+
+static bool is_file(const char *root, const char *path)
+{
+	char full[PATH_MAX];
+	struct stat st;
+
+	return !root_path(root, path, full, sizeof(full)) && !stat(full, &st) &&
+	       S_ISREG(st.st_mode);
+}
+
+/*
+ * A file a boot entry names is relative to the partition the entry is on:
+ * /boot when that is its own partition (then it is /boot/FILE here), else /.
+ */
+static bool entry_file(const char *root, const char *file, char *out, size_t len)
+{
+	const char *sep = file[0] == '/' ? "" : "/";
+
+	if ((size_t)snprintf(out, len, "/boot%s%s", sep, file) < len &&
+	    is_file(root, out))
+		return true;
+	return (size_t)snprintf(out, len, "%s%s", sep, file) < len && is_file(root, out);
+}
+
+/* A file named PREFIX RELEASE SUFFIX. */
+struct name_pattern {
+	const char *prefix, *suffix;
+};
+
+/* The first of @pats that exists, with @rel put in. */
+static bool first_of(const char *root, const struct name_pattern *pats,
+		     const char *rel, char *out, size_t len)
+{
+	for (; pats->prefix; pats++) {
+		if ((size_t)snprintf(out, len, "%s%s%s", pats->prefix, rel,
+				     pats->suffix) < len && is_file(root, out))
+			return true;
+	}
+	out[0] = '\0';
+	return false;
+}
+
+static const struct boot_entry *entry_for(const struct boot_loader *b,
+					  const char *release, const char *image)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		const struct boot_entry *e = &b->entries[i];
+
+		if (!e->kernel)
+			continue;
+		if (release && e->version && !strcmp(e->version, release))
+			return e;
+		if (image && (!strcmp(e->kernel, image) ||
+			      (snprintf(path, sizeof(path), "/boot%s", e->kernel) > 0 &&
+			       !strcmp(path, image))))
+			return e;
+	}
+	return NULL;
+}
+
+/* The release in an image's name: vmlinuz-REL, or .../modules/REL/vmlinuz. */
+bool kernel_image_release(const char *image, char *out, size_t len)
+{
+	const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
+	const char *mod = strstr(image, "/modules/");
+
+	if (!strncmp(base, "vmlinuz-", 8) && base[8])
+		return (size_t)snprintf(out, len, "%s", base + 8) < len;
+	if (mod && !strcmp(base, "vmlinuz")) {
+		mod += strlen("/modules/");
+		return (size_t)snprintf(out, len, "%.*s", (int)(base - 1 - mod), mod) < len &&
+		       *out;
+	}
+	return false;
+}
+
+int kernel_find(const char *root, const char *spec, struct kernel_files *k,
+		char *why, size_t len)
+{
+	static const struct name_pattern images[] = {
+		{ "/boot/vmlinuz-", "" },
+		{ "/usr/lib/modules/", "/vmlinuz" },
+		{ "/lib/modules/", "/vmlinuz" },
+		{ NULL, NULL },
+	};
+	static const struct name_pattern initrds[] = {
+		{ "/boot/initrd.img-", "" },	/* Debian */
+		{ "/boot/initramfs-", ".img" },	/* Fedora */
+		{ NULL, NULL },
+	};
+	const struct boot_entry *e;
+	struct boot_loader b;
+	struct warnings w = { 0 };
+	bool is_path = strchr(spec, '/') != NULL;
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	err = boot_loader_load(&b, root, &w);
+	warn_free(&w);
+	if (err)
+		return err;
+	e = entry_for(&b, is_path ? NULL : spec, is_path ? spec : NULL);
+	err = -ENOENT;
+	if (is_path) {
+		if (!is_file(root, spec)) {
+			snprintf(why, len, "%s: no such kernel image", spec);
+			goto out;
+		}
+		snprintf(k->image, sizeof(k->image), "%s", spec);
+		if (e && e->version)
+			snprintf(k->release, sizeof(k->release), "%s", e->version);
+		else if (!kernel_image_release(spec, k->release, sizeof(k->release))) {
+			snprintf(why, len, "%s: cannot tell its release from its name (vmlinuz-RELEASE) or a boot entry",
+				 spec);
+			goto out;
+		}
+	} else {
+		snprintf(k->release, sizeof(k->release), "%s", spec);
+		if (!(e && entry_file(root, e->kernel, k->image, sizeof(k->image))) &&
+		    !first_of(root, images, spec, k->image, sizeof(k->image))) {
+			snprintf(why, len, "kernel %s: no boot entry of that version, no /boot/vmlinuz-%s, no /usr/lib/modules/%s/vmlinuz",
+				 spec, spec, spec);
+			goto out;
+		}
+	}
+	if (e) {
+		snprintf(k->entry, sizeof(k->entry), "%s", e->id);
+		snprintf(k->options, sizeof(k->options), "%s", e->options ? e->options : "");
+	}
+	if (e && e->nr_initrd) {
+		if (!entry_file(root, e->initrd[0], k->initrd, sizeof(k->initrd))) {
+			k->initrd[0] = '\0';
+			snprintf(k->missing_initrd, sizeof(k->missing_initrd), "%s", e->initrd[0]);
+		}
+	} else {
+		first_of(root, initrds, k->release, k->initrd, sizeof(k->initrd));
+	}
+	err = 0;
+out:
+	boot_loader_free(&b);
+	return err;
+}

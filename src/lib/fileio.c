@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "lib/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int read_small_file(const char *path, char *buf, size_t len)
+{
+	size_t used = 0;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		n = read(fd, buf + used, len - 1 - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+		if (used == len - 1) {
+			/* full: it fits only if nothing follows */
+			char more;
+
+			do
+				n = read(fd, &more, 1);
+			while (n < 0 && errno == EINTR);
+			if (n != 0) {
+				ret = n < 0 ? -errno : -EBADMSG;
+				goto out;
+			}
+			break;
+		}
+	}
+	buf[used] = '\0';
+	if (memchr(buf, '\0', used))
+		ret = -EBADMSG;
+out:
+	close(fd);
+	return ret;
+}
+
+int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (w > 0) {
+			p += w;
+			len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+int read_whole_file(const char *path, size_t max, char **out, size_t *lenp)
+{
+	size_t cap = 4096, used = 0;
+	char *buf = NULL;
+	int fd, ret = 0;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || used == cap) {
+			char *grown;
+
+			if (buf)
+				cap *= 2;
+			if (cap > max + 1)
+				cap = max + 1;
+			grown = realloc(buf, cap + 1);
+			if (!grown) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			buf = grown;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+		if (used > max) {
+			ret = -EFBIG;
+			goto out;
+		}
+	}
+	if (memchr(buf, '\0', used)) {
+		ret = -EBADMSG;
+		goto out;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	buf = NULL;
+	if (lenp)
+		*lenp = used;
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}

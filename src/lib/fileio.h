@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading whole files: the small ones of procfs, sysfs and tracefs, and the state's. */
+#ifndef RAFLEET_FILEIO_H
+#define RAFLEET_FILEIO_H
+
+#include <stddef.h>
+
+/*
+ * Read all of the file at @path into @buf (@len bytes, at least 1) and
+ * NUL-terminate it.  -EBADMSG if it does not fit or holds a NUL byte,
+ * -errno if it cannot be read.
+ */
+int read_small_file(const char *path, char *buf, size_t len);
+
+/*
+ * Read all of the file at @path, at most @max bytes, into a new
+ * NUL-terminated buffer *@out (free() it) of *@lenp bytes (@lenp may be
+ * NULL).  -EFBIG if it is bigger, -EBADMSG if it holds a NUL byte, -ENOMEM,
+ * or -errno if it cannot be read; *@out is NULL on error.
+ */
+int read_whole_file(const char *path, size_t max, char **out, size_t *lenp);
+
+/* Write all @len bytes of @buf to @fd (restarting on EINTR).  0 or -errno. */
+int write_full(int fd, const void *buf, size_t len);
+
+#endif

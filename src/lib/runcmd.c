@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "lib/runcmd.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_MS 20
+
+static void child(char *const argv[], const struct run_io *io, unsigned int timeout_s)
+{
+	/*
+	 * Its own group, killed whole on timeout.  Without a limit it stays
+	 * in ours, where the terminal's ^C reaches it.
+	 */
+	if (timeout_s)
+		setpgid(0, 0);
+	if ((io->in_fd >= 0 && dup2(io->in_fd, STDIN_FILENO) < 0) ||
+	    (io->out_fd >= 0 && dup2(io->out_fd, STDOUT_FILENO) < 0) ||
+	    (io->err_fd >= 0 && dup2(io->err_fd, STDERR_FILENO) < 0))
+		_exit(127);
+	for (char *const *e = io->env; e && *e; e++)
+		if (putenv(*e))
+			_exit(127);
+	execvp(argv[0], argv);
+	fprintf(stderr, "rafleet: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int decode(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return RUNCMD_SIGNALED + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int run_command(char *const argv[], int out_fd, unsigned int timeout_s)
+{
+	struct run_io io = { .in_fd = -1, .out_fd = out_fd, .err_fd = -1 };
+
+	return run_command_io(argv, &io, timeout_s);
+}
+
+int run_command_io(char *const argv[], const struct run_io *io, unsigned int timeout_s)
+{
+	struct timespec step = { 0, POLL_MS * 1000000L };
+	unsigned long waited_ms = 0;
+	int status;
+	pid_t pid, w;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		child(argv, io, timeout_s);
+	if (timeout_s)
+		setpgid(pid, pid);	/* as the child does: no race either way */
+	for (;;) {
+		w = waitpid(pid, &status, timeout_s ? WNOHANG : 0);
+		if (w == pid)
+			return decode(status);
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (!timeout_s || w < 0)
+			continue;
+		if (waited_ms >= timeout_s * 1000UL) {
+			kill(-pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return RUNCMD_TIMED_OUT;
+		}
+		nanosleep(&step, NULL);
+		waited_ms += POLL_MS;
+	}
+}
+
+const char *run_command_result(int rc, char *buf, size_t len)
+{
+	if (rc == RUNCMD_TIMED_OUT)
+		snprintf(buf, len, "timed out");
+	else if (rc >= RUNCMD_SIGNALED)
+		snprintf(buf, len, "killed by signal %d", rc - RUNCMD_SIGNALED);
+	else if (rc < 0)
+		snprintf(buf, len, "cannot start: %s", strerror(-rc));
+	else
+		snprintf(buf, len, "exit %d", rc);
+	return buf;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one way rafleet runs another program (kexec, systemctl, grubby,
+ * rafleet bench, fio, the canary, health checks) and waits for it, with a
+ * time limit: past it, its whole process group is killed.
+ */
+#ifndef RAFLEET_RUNCMD_H
+#define RAFLEET_RUNCMD_H
+
+#include <stddef.h>
+
+#define RUNCMD_TIMED_OUT (-1000)	/* past the time limit, killed */
+#define RUNCMD_SIGNALED 256		/* + the signal that killed it */
+
+/*
+ * Run @argv (argv[0] a path, or a name looked up in PATH), its standard
+ * output to @out_fd when that is >= 0 (else ours), for at most
+ * @timeout_s seconds (0: no limit).  Its exit status (0..255; 127 if it
+ * could not be started), RUNCMD_SIGNALED + N if signal N killed it,
+ * RUNCMD_TIMED_OUT, or -errno if it could not be forked.
+ */
+int run_command(char *const argv[], int out_fd, unsigned int timeout_s);
+
+/*
+ * Where a child's standard streams go, and what it gets in its
+ * environment besides ours: each fd < 0 is left as ours; @env is a NULL-
+ * terminated list of "NAME=value" (NULL: nothing added).
+ */
+struct run_io {
+	int in_fd, out_fd, err_fd;
+	char *const *env;
+};
+
+/* run_command() with @io's streams and environment. */
+int run_command_io(char *const argv[], const struct run_io *io, unsigned int timeout_s);
+
+/* "exit 3", "killed by signal 9", "timed out": for messages. */
+const char *run_command_result(int rc, char *buf, size_t len);
+
+#endif

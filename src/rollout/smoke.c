@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rafleet smoke: the trial boot's verdict, and the rollback it may call for. */
+#include "rollout/smoke.h"
+#include "rollout/priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/failpoint.h"
+
+/* "readahead_x=1" for each feature this kernel has, to put back later. */
+static int save_features(char args[][96], const char **argp, int *n)
+{
+	*n = 0;
+	for (int i = 0; i < nr_features; i++) {
+		int v = feature_get(&features[i]);
+
+		if (v < 0)
+			continue;
+		snprintf(args[*n], 96, "%s=%d", features[i].name, v);
+		argp[*n] = args[*n];
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Put back what save_features() recorded in the pending arguments. */
+static void restore_features(const struct state_pending *p)
+{
+	for (size_t i = 0; i < p->nr_args; i++) {
+		char name[96], *eq;
+		const struct feature *f;
+
+		snprintf(name, sizeof(name), "%s", p->args[i]);
+		eq = strchr(name, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		f = feature_find(name);
+		if (f && feature_get(f) != (eq[1] == '1'))
+			feature_set(f, eq[1] == '1');
+	}
+}
+
+/* One bench run; a failure is critical and said in @rep. */
+static bool measure(const struct smoke_config *c, const struct smoke_opts *o,
+		    bool off, struct smoke_run *run, struct smoke_report *rep)
+{
+	char why[512] = "", *json = NULL;
+	int err = smoke_bench(c, off, o->timeout_s, &json, why, sizeof(why));
+
+	if (!err)
+		err = smoke_parse(json, run, why, sizeof(why));
+	free(json);
+	if (err) {
+		rep->critical = true;
+		snprintf(rep->detail, sizeof(rep->detail), "a smoke run%s failed: %s",
+			 off ? " with every feature off" : "", why);
+	}
+	return !err;
+}
+
+static int measure_all(struct rollout *r, const struct smoke_config *c,
+		       const struct smoke_opts *o, struct smoke_report *rep)
+{
+	int err = rollout_step(r, "workloads");
+
+	if (err || !measure(c, o, false, &rep->run, rep))
+		return err;
+	failpoint("smoke.after-workloads");
+
+	kernel_health_read(&rep->health);
+	if (kernel_health_bad(&rep->health)) {
+		rep->critical = true;
+		snprintf(rep->detail, sizeof(rep->detail),
+			 "the kernel complained: %u warnings, %u oopses, taint %ld%s%s",
+			 rep->health.warnings, rep->health.oopses, rep->health.taint,
+			 rep->health.first[0] ? "; first: " : "", rep->health.first);
+		return 0;
+	}
+	rep->have_baseline = !smoke_load(r->st.baseline, &rep->baseline);
+	if (!rep->have_baseline)
+		return 0;
+
+	/* with every feature off: is the kernel itself slower? */
+	for (int i = 0; i < 2; i++) {
+		err = rollout_step(r, i ? "features-off-2" : "features-off-1");
+		if (err)
+			return err;
+		if (!measure(c, o, true, &rep->off[i], rep))
+			break;
+		rep->nr_off++;
+		restore_features(&r->st.pending);
+		failpoint(i ? "smoke.after-features-off-2" : "smoke.after-features-off-1");
+		if (!smoke_loses(&rep->baseline, &rep->off[i], o->delta, &rep->worst[i],
+				 rep->which[i], sizeof(rep->which[i])))
+			break;
+	}
+	restore_features(&r->st.pending);
+	return 0;
+}
+
+static void verdict(const struct smoke_opts *o, struct smoke_report *rep)
+{
+	bool lost = rep->nr_off == 2 && rep->worst[1] > 1.0 + o->delta;
+
+	snprintf(rep->verdict, sizeof(rep->verdict), "%s",
+		 rep->critical || lost ? "fail" : "pass");
+	if (rep->critical)
+		return;
+	if (lost)
+		snprintf(rep->detail, sizeof(rep->detail),
+			 "with every feature off it is slower than the previous kernel's baseline in two measurements: %s x%.3f, %s x%.3f (delta %.1f %%)",
+			 rep->which[0], rep->worst[0], rep->which[1], rep->worst[1],
+			 o->delta * 100);
+	else if (!rep->have_baseline)
+		snprintf(rep->detail, sizeof(rep->detail),
+			 "every run went through and the kernel did not complain; no baseline to compare with");
+	else
+		snprintf(rep->detail, sizeof(rep->detail),
+			 "every run went through, the kernel did not complain, and with every feature off it is within %.1f %% of the baseline (worst %s x%.3f)",
+			 o->delta * 100, rep->which[rep->nr_off - 1],
+			 rep->worst[rep->nr_off - 1]);
+}
+
+int rollout_smoke(struct rollout *r, const struct smoke_opts *o,
+		  struct smoke_report *rep)
+{
+	struct state *s = &r->st;
+	struct journal_fields jf = { .kernel = s->trial.release };
+	char saved[16][96], why[512] = "", reason[1100];
+	const char *args[16];
+	struct smoke_config c;
+	struct smoke_opts eff;
+	int n, err;
+
+	memset(rep, 0, sizeof(*rep));
+	if (s->phase != PHASE_TRIAL) {
+		fprintf(stderr, "rafleet smoke: not a trial boot: the phase is %s and this boot runs %s\n",
+			state_phase_name(s->phase), r->now.release);
+		return -EINVAL;
+	}
+	err = smoke_config_load(&c, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "rafleet smoke: %s\n", why);
+		return err;
+	}
+	/* --delta, else the configuration's, else the default */
+	eff = *o;
+	if (!eff.delta)
+		eff.delta = c.delta ? c.delta : SMOKE_DEFAULT_DELTA;
+	o = &eff;
+	save_features(saved, args, &n);
+	err = rollout_begin(r, "smoke", args, (size_t)n);
+	if (err)
+		return err;
+	failpoint("smoke.after-intent");
+	err = measure_all(r, &c, o, rep);
+	if (err)
+		return err;
+	verdict(o, rep);
+
+	jf.verdict = rep->verdict;
+	jf.reason = rep->detail;
+	err = state_verdict_set(&s->smoke, rep->verdict, rep->detail);
+	if (err)
+		return err;
+	if (!strcmp(rep->verdict, "pass") || !o->rollback)
+		return rollout_finish(r, strcmp(rep->verdict, "pass") ? LOG_ERR : LOG_NOTICE,
+				      "smoke", &jf, rep->detail);
+
+	snprintf(reason, sizeof(reason), "smoke failed: %s", rep->detail);
+	rep->rolled_back = true;
+	return rollout_trial_failed(r, "smoke", rep->detail, reason, &jf, "smoke.after-verdict",
+				    o->exec);
+}
+
+int rollout_resume_smoke(struct rollout *r)
+{
+	char detail[256];
+
+	restore_features(&r->st.pending);
+	snprintf(detail, sizeof(detail), "interrupted at step %s: no verdict; the features are as before; run 'rafleet smoke' again",
+		 r->st.pending.step);
+	return rollout_finish(r, LOG_WARNING, "smoke", NULL, detail);
+}

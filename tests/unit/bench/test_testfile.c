@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * testfile: the fixed-seed pattern, recognised and reused; a file that is
+ * not ours is left alone; a failed write leaves nothing behind; sizes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fakefs.h"
+#include "tap.h"
+#include "bench/testfile.h"
+
+static int count_entries(const char *dir)
+{
+	char cmd[300];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s | wc -l", dir);
+	p = popen(cmd, "r");
+	if (p) {
+		if (fscanf(p, "%d", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	return n;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/rafleet-testfile-XXXXXX", path[300];
+	unsigned char a[TESTFILE_BLOCK], b[TESTFILE_BLOCK];
+	struct stat st1, st2;
+	off_t sz;
+	int made, fd;
+
+	testfile_block(1, 5, a);
+	testfile_block(1, 5, b);
+	ok(!memcmp(a, b, sizeof(a)), "the same block of the same seed is the same");
+	testfile_block(1, 6, b);
+	ok(memcmp(a, b, sizeof(a)), "another block differs");
+	testfile_block(2, 5, b);
+	ok(memcmp(a, b, sizeof(a)), "another seed differs");
+	testfile_block(TESTFILE_RET, 9, b);
+	ok(b[0] == 0xc3 && b[TESTFILE_BLOCK - 1] == 0xc3, "the RET seed is all 0xc3");
+
+	ok(!parse_size("4096", &sz) && sz == 4096, "size 4096");
+	ok(!parse_size("512K", &sz) && sz == 512 << 10, "size 512K");
+	ok(!parse_size("256M", &sz) && sz == 256 << 20, "size 256M");
+	ok(!parse_size("1G", &sz) && sz == 1LL << 30, "size 1G");
+	ok(parse_size("", &sz) == -EINVAL, "empty size rejected");
+	ok(parse_size("-1M", &sz) == -EINVAL, "negative size rejected");
+	ok(parse_size("0", &sz) == -EINVAL, "zero size rejected");
+	ok(parse_size("12X", &sz) == -EINVAL, "unknown unit rejected");
+	ok(parse_size("1MB", &sz) == -EINVAL, "trailing junk rejected");
+	ok(parse_size("99999999999999999999G", &sz) == -EINVAL, "overflow rejected");
+	ok(parse_size("9000000000G", &sz) == -EINVAL, "a size past 2^63 rejected");
+
+	if (!ok(mkdtemp(dir) != NULL, "temp dir"))
+		return tap_done();
+	snprintf(path, sizeof(path), "%s/data", dir);
+	is_i64(testfile_matches(path, 1 << 20, 1), -ENOENT, "a missing file does not match");
+	is_i64(testfile_ensure(path, 1 << 20, 1, &made), 0, "ensure makes the file");
+	is_i64(made, 1, "  and says it made it");
+	is_i64(testfile_matches(path, 1 << 20, 1), 1, "  and it matches the pattern");
+	is_i64(count_entries(dir), 1, "  with no temporary file left");
+	stat(path, &st1);
+	is_i64(testfile_ensure(path, 1 << 20, 1, &made), 0, "ensure again reuses it");
+	stat(path, &st2);
+	ok(made == 0 && st1.st_ino == st2.st_ino, "  without writing it again");
+	is_i64(testfile_matches(path, 2 << 20, 1), 0, "another size does not match");
+	is_i64(testfile_matches(path, 1 << 20, 2), 0, "another seed does not match");
+	is_i64(testfile_ensure(path, 2 << 20, 1, &made), -EEXIST,
+	       "a file that is not this pattern is left alone");
+
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		if (pwrite(fd, "x", 1, 512 << 10) != 1)
+			diag("pwrite failed");
+		close(fd);
+	}
+	is_i64(testfile_matches(path, 1 << 20, 1), 1,
+	       "one changed byte between the checked blocks is not seen (a sample)");
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		if (pwrite(fd, "x", 1, 0) != 1)
+			diag("pwrite failed");
+		close(fd);
+	}
+	is_i64(testfile_matches(path, 1 << 20, 1), 0, "a changed first block is");
+	is_i64(testfile_ensure(path, 1000, 1, &made), -EINVAL, "a size not a multiple of 4K is refused");
+
+	/* A full disk: a 1 MiB tmpfs asked for 4 MiB (root only). */
+	snprintf(path, sizeof(path), "%s/small", dir);
+	mkdir(path, 0755);
+	if (mount("tmpfs", path, "tmpfs", 0, "size=1m") == 0) {
+		snprintf(path, sizeof(path), "%s/small/data", dir);
+		is_i64(testfile_ensure(path, 4 << 20, 1, &made), -ENOSPC,
+		       "a full disk: -ENOSPC");
+		snprintf(path, sizeof(path), "%s/small", dir);
+		is_i64(count_entries(path), 0, "  and nothing is left behind");
+		umount(path);
+	} else {
+		ok(1, "# SKIP a full disk: cannot mount a tmpfs here (%s)", strerror(errno));
+	}
+
+	snprintf(path, sizeof(path), "/proc/rafleet-cannot-write");
+	ok(testfile_ensure(path, 1 << 20, 1, &made) < 0 && !made,
+	   "a directory that cannot be written: an error, nothing made");
+	fakefs_rm_tree(dir);
+	return tap_done();
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysctl: names to paths, values set and restored (newest first), on a
+ * fake procfs; a name that is not a plain dotted path is refused.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fakefs.h"
+#include "host/sysctl.h"
+#include "tap.h"
+
+static char root[] = "/tmp/rafleet-sysctl-XXXXXX";
+
+static const char *get(const char *name)
+{
+	static char buf[64];
+
+	return sysctl_get(name, buf, sizeof(buf)) ? "(error)" : buf;
+}
+
+int main(void)
+{
+	char path[256];
+
+	if (!ok(mkdtemp(root) != NULL, "temp dir"))
+		return tap_done();
+	setenv("RAFLEET_PROCSYS", root, 1);
+	fakefs_put(root, "vm/readahead_async_keep_half", "1\n");
+	fakefs_put(root, "vm/page-cluster", "3\n");
+
+	ok(!sysctl_path("vm.page-cluster", path, sizeof(path)) &&
+	   !strcmp(path + strlen(root), "/vm/page-cluster"), "vm.page-cluster -> vm/page-cluster");
+	ok(sysctl_path("vm/../etc", path, sizeof(path)) == -EINVAL, "a path with / or .. is refused");
+	ok(sysctl_path(".vm", path, sizeof(path)) == -EINVAL, "a leading dot is refused");
+	ok(sysctl_path("vm.", path, sizeof(path)) == -EINVAL, "a trailing dot is refused");
+	ok(sysctl_path("vm.a b", path, sizeof(path)) == -EINVAL, "a space is refused");
+	ok(sysctl_path("", path, sizeof(path)) == -EINVAL, "empty is refused");
+	is_str(get("vm.page-cluster"), "3", "read without the newline");
+
+	is_i64(sysctl_set_saved("vm.readahead_async_keep_half", "0"), 0, "set a feature to 0");
+	is_i64(sysctl_set_saved("vm.page-cluster", "0"), 0, "set page-cluster to 0");
+	is_str(get("vm.readahead_async_keep_half"), "0", "  it reads 0");
+	is_i64(sysctl_set_saved("vm.page-cluster", "5"), 0, "set page-cluster again");
+	ok(sysctl_set_saved("vm.nonexistent", "1") < 0, "a missing sysctl is an error");
+	is_i64(sysctl_restore_all(), 0, "restore all");
+	is_str(get("vm.readahead_async_keep_half"), "1", "  the feature is back to 1");
+	is_str(get("vm.page-cluster"), "3", "  page-cluster is back to its first value");
+
+	/* SIGTERM in the middle: the handler restores, then the process dies. */
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		sysctl_restore_on_signals();
+		sysctl_set_saved("vm.page-cluster", "7");
+		raise(SIGTERM);
+		_exit(0);
+	}
+	int status = 0;
+
+	waitpid(pid, &status, 0);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "SIGTERM still kills");
+	is_str(get("vm.page-cluster"), "3", "  after restoring what was set");
+	fakefs_rm_tree(root);
+	return tap_done();
+}

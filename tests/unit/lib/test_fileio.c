@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fileio: read_small_file() takes a file that exactly fills the buffer and
+ * refuses one byte more; read_whole_file() reads a file bigger than its
+ * first buffer, refuses one over its limit (-EFBIG) and one with a NUL
+ * byte (-EBADMSG), and leaves nothing allocated on error.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fakefs.h"
+#include "lib/fileio.h"
+#include "tap.h"
+
+int main(void)
+{
+	char dir[] = "/tmp/rafleet-fileio-XXXXXX", path[256], buf[8], *big, *out;
+	size_t len = 0;
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/seven", dir);
+	fakefs_put(dir, "seven", "1234567");
+	is_i64(read_small_file(path, buf, sizeof(buf)), 0,
+	       "read_small_file: 7 bytes into 8 (exactly full, with its NUL)");
+	is_str(buf, "1234567", "  all of it");
+	fakefs_put(dir, "seven", "12345678");
+	is_i64(read_small_file(path, buf, sizeof(buf)), -EBADMSG,
+	       "read_small_file: 8 bytes into 8: does not fit");
+	snprintf(path, sizeof(path), "%s/none", dir);
+	is_i64(read_small_file(path, buf, sizeof(buf)), -ENOENT, "read_small_file: no file: -ENOENT");
+
+	big = malloc(20001);
+	memset(big, 'x', 20000);
+	big[20000] = '\0';
+	fakefs_put(dir, "big", big);
+	snprintf(path, sizeof(path), "%s/big", dir);
+	is_i64(read_whole_file(path, 20000, &out, &len), 0,
+	       "read_whole_file: 20000 bytes, limit 20000 (grown past its first 4 KiB)");
+	ok(out && len == 20000 && !strcmp(out, big), "  all of it, NUL-terminated");
+	free(out);
+	is_i64(read_whole_file(path, 19999, &out, &len), -EFBIG,
+	       "read_whole_file: one byte over its limit: -EFBIG");
+	ok(!out, "  and nothing returned");
+	fakefs_put(dir, "empty", "");
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	ok(!read_whole_file(path, 10, &out, NULL) && out && !*out, "read_whole_file: an empty file is \"\"");
+	free(out);
+	snprintf(path, sizeof(path), "%s/nul", dir);
+	{
+		FILE *f = fopen(path, "w");
+
+		fwrite("a\0b", 1, 3, f);
+		fclose(f);
+	}
+	is_i64(read_whole_file(path, 10, &out, NULL), -EBADMSG, "read_whole_file: a NUL byte: -EBADMSG");
+	ok(!out, "  and nothing returned");
+	free(big);
+	fakefs_rm_tree(dir);
+	return tap_done();
+}
