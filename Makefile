@@ -60,7 +60,7 @@ GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
-.PHONY: all deps sources kernel tools layers install packages rpm deb repo \
+.PHONY: all deps sources kernel tools layers FORCE install packages rpm deb repo \
 	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet trial-failures check ci clean help
 
 all: packages
@@ -85,16 +85,23 @@ $(OUT)/obj/%.o: src/%.c VERSION
 	$(CC) $(WARN) -MMD -MP -Isrc -DRAFLEET_VERSION='"$(VERSION)"' $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # kept: the archives are made of them, rebuilt one object at a time
-.SECONDARY: $(OBJ) $(OUT)/obj/main.o
+.SECONDARY: $(OBJ) $(OUT)/obj/main.o $(ARCHIVES:.a=.list)
 
 -include $(OBJ:.o=.d) $(OUT)/obj/main.d
 
-# one archive per layer, rebuilt whole when a file of the folder changes
+# one archive per layer, rebuilt whole when a file of the folder changes,
+# joins it or leaves it: lib%.list holds the members and is rewritten
+# only when they change (so a file taken out leaves the archive too)
 .SECONDEXPANSION:
-$(OUT)/lib/lib%.a: $$(call layer_objs,$$*)
+$(OUT)/lib/lib%.list: FORCE
 	@mkdir -p $(@D)
+	@echo '$(call layer_objs,$*)' | cmp -s - $@ 2>/dev/null || echo '$(call layer_objs,$*)' > $@
+
+$(OUT)/lib/lib%.a: $$(call layer_objs,$$*) $(OUT)/lib/lib%.list
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(filter %.o,$^)
+
+FORCE:
 
 $(OUT)/rafleet: $(OUT)/obj/main.o $(ARCHIVES)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -7,6 +7,17 @@
 #include <string.h>
 #include <unistd.h>
 
+/* One read(2), retried on EINTR: the count, 0 at the end, or -errno. */
+static ssize_t read_once(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
 int read_small_file(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -16,30 +27,21 @@ int read_small_file(const char *path, char *buf, size_t len)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		n = read(fd, buf + used, len - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
+	while ((n = read_once(fd, buf + used, len - 1 - used)) > 0) {
 		used += (size_t)n;
 		if (used == len - 1) {
 			/* full: it fits only if nothing follows */
 			char more;
 
-			do
-				n = read(fd, &more, 1);
-			while (n < 0 && errno == EINTR);
-			if (n != 0) {
-				ret = n < 0 ? -errno : -EBADMSG;
-				goto out;
-			}
+			n = read_once(fd, &more, 1);
+			if (n > 0)
+				n = -EBADMSG;
 			break;
 		}
+	}
+	if (n < 0) {
+		ret = (int)n;
+		goto out;
 	}
 	buf[used] = '\0';
 	if (memchr(buf, '\0', used))
@@ -93,11 +95,9 @@ int read_whole_file(const char *path, size_t max, char **out, size_t *lenp)
 			}
 			buf = grown;
 		}
-		n = read(fd, buf + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = read_once(fd, buf + used, cap - used);
 		if (n < 0) {
-			ret = -errno;
+			ret = (int)n;
 			goto out;
 		}
 		if (n == 0)
