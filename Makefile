@@ -1,24 +1,46 @@
 # rafleet: the readahead kernel and the tools that roll it out.
 #
-#   make                the packages: make packages
-#   make packages       kernel (virt) and tools as RPM and DEB, a dnf repo
-#   make rpm / deb / repo   one kind of them (out/rpm, out/deb, out/repo)
+# The two commands (Debian bookworm, as root; both run `make deps` first):
+#   make                the packages, as `make all` (out/rpm, out/deb, out/repo)
+#   make check          the tests, stage by stage; ends "N passed, M failed"
+#
+# Every target (tests/host/test_make_help checks each .PHONY one is here):
+#   make all            = make packages, the default
 #   make deps           install the Debian packages needed (if missing)
 #   make sources        fetch and verify the pinned kernel source (cache)
-#   make kernel         build the patched QEMU test kernel (FLAVOR=virt)
-#   make kernel FLAVOR=generic   the same series on Debian's full config
-#   make tools          build the rafleet command
+#   make kernel         build the patched QEMU test kernel (FLAVOR=virt);
+#                       FLAVOR=generic: Debian's full config; VARIANT=vanilla:
+#                       7.3.4 without the series
+#   make tools          build the rafleet command and the guest programs
+#                       (OUT=out, CC=cc), then make layers
+#   make layers         link each layer of src/ over only the layers below it:
+#                       an upward call fails to build
 #   make install        install the tools (DESTDIR, PREFIX, UNITDIR...)
-#   make check          unit tests (+ ASan/UBSan), kernel, packages, QEMU
+#   make packages       kernel (virt) and tools as RPM and DEB, a dnf repo
+#   make rpm            the RPMs only: both kernel variants, the tools (out/rpm)
+#   make deb            the DEBs only (out/deb)
+#   make repo           the signed dnf repository of out/rpm (out/repo)
+#   make unit           the unit tests (tests/unit/LAYER/test_*.c, TAP)
+#   make unit-san       the unit tests under ASan and UBSan (OUT/san)
+#   make fuzz           libFuzzer on each tests/fuzz target (FUZZ_SECONDS=20)
+#   make vm             the guest tests in QEMU on the patched kernel
+#   make vm-baseline    the guest tests' counts on 7.3.4 without the series
+#   make vm-canary      the canary in QEMU: calibrate, 2 A/A trials, seed 000,
+#                       an injected regression, the guard
 #   make vm-canary-full the canary in QEMU with 20 A/A trials
 #   make vm-kexec       the kernel rollback by kexec in QEMU
 #   make demo           the host rollout on a booted guest, told step by step
 #   make fleet          the Ansible rollout in waves on four QEMU guests
 #   make trial-failures trial kernels that panic, hang, wedge: back by themselves
+#   make guard-overhead what a running guard costs the workloads (a report,
+#                       root; GUARD_ROUNDS)
 #   make ci             what CI runs (.ci/run): make check in a fresh root
+#   make clean          remove the tools' build output (OUT)
+#   make help           this list
 #
 # The kernel source, build directories and ccache live in RAFLEET_CACHE,
 # outside the repository; build output of the tools lives in out/.
+# README.md is the front door; docs/ has the rest.
 
 RAFLEET_CACHE ?= /var/cache/rafleet
 FLAVOR ?= virt
@@ -66,7 +88,7 @@ BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 all: packages
 
 help:
-	@sed -n '2,/^$$/{s/^# \{0,1\}//;p}' Makefile
+	@sed -n '1,/^$$/{/^$$/d;s/^# \{0,1\}//;p}' Makefile
 
 # Debian packages the build and the tests need; installed if missing (root).
 deps:
