@@ -19,8 +19,8 @@
  * the learned windows agree exactly (request sizes capped by
  * max_sectors_kb, folio sizes fixed by the readahead window): a change
  * that small is noise, while what the features change moves these metrics
- * by factors (README: 128 against 65,536 folios).  A metric needs at least
- * GUARD_MIN_SAMPLES learned values to have a band.
+ * by factors (docs/measurements.md: 128 against 65,536 folios).  A metric
+ * needs at least GUARD_MIN_SAMPLES learned values to have a band.
  *
  * Readahead hits and major faults per MiB are counts: a window of R MiB
  * where the median expects m * R of them sees that many give or take
