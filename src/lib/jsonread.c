@@ -163,7 +163,6 @@ static bool size_fits(const struct json_field *f)
 	case JF_STRING:
 		return f->size > 0;
 	case JF_BOOL:
-	case JF_PRESENT:
 		return f->size == sizeof(bool);
 	case JF_INT:
 	case JF_UINT:
@@ -275,9 +274,11 @@ static int convert(struct json_read *rd, struct json_object *v,
 	bool coerce = f->flags & JF_COERCE, ok;
 	double d;
 
-	if (!size_fits(f))
-		return complain(rd, f, "has a table entry of size %zu, which is no %s",
-				f->size, noun(f->type)), -EINVAL;
+	if (!size_fits(f)) {
+		json_read_bad(rd, "has a table entry of size %zu, which is no %s",
+			      f->size, noun(f->type));
+		return -EINVAL;
+	}
 	switch (f->type) {
 	case JF_STRING:
 	case JF_STRREF:
@@ -315,9 +316,6 @@ static int convert(struct json_read *rd, struct json_object *v,
 		return store_string(rd, v, f, member);
 	case JF_BOOL:
 		*(bool *)member = json_object_get_boolean(v);
-		return 0;
-	case JF_PRESENT:
-		*(bool *)member = true;
 		return 0;
 	case JF_INT:
 	case JF_UINT:
@@ -357,6 +355,8 @@ static int read_field(struct json_read *rd, struct json_object *o,
 		err = missing(rd, f);
 	else
 		err = convert(rd, v, f, base + f->offset);
+	if (!err && there && v && (f->flags & JF_SEEN))
+		*(bool *)(base + f->seen) = true;
 	if (err == WRONG_TYPE)
 		err = f->flags & JF_LOOSE ? missing(rd, f)
 					  : complain(rd, f, "is not %s", noun(f->type));

@@ -50,7 +50,6 @@ enum json_ftype {
 	JF_INT,		/* a signed integer member of size 1, 2, 4 or 8 */
 	JF_UINT,	/* an unsigned one; a negative value is out of range */
 	JF_DOUBLE,	/* double, finite; an integer is taken too */
-	JF_PRESENT,	/* bool set true when the key is there, of any type, not null */
 	JF_OBJECT,	/* .sub read into the member, or .cb, or the json_object * stored */
 	JF_ARRAY,	/* .cb, or the json_object * stored */
 	JF_ANY,		/* any type, for .cb */
@@ -66,6 +65,7 @@ enum {
 	JF_FRACTION = 1 << 6,	/* an integer: a number with a fraction is taken, truncated */
 	JF_NONFINITE = 1 << 7,	/* a double: NaN and the infinities (json-c reads them) taken */
 	JF_COERCE = 1 << 8,	/* a number: any type, converted as json-c does ("12" is 12) */
+	JF_SEEN = 1 << 9,	/* when stored, the bool at .seen is set true */
 };
 
 struct json_read;
@@ -78,6 +78,7 @@ struct json_field {
 	size_t offset, size;		/* of the member: JF_AT() */
 	unsigned int flags;
 	int64_t min, max;		/* JF_RANGE */
+	size_t seen;			/* JF_SEEN: offset of a bool in the struct */
 	json_read_fn cb;		/* called, after the type check, instead of storing */
 	const struct json_field *sub;	/* JF_OBJECT: the table of its members */
 	const char *bad;		/* every complaint about it: "is not a count" */

@@ -64,8 +64,8 @@ static const struct json_field rec_fields[] = {
 	  .flags = JF_REQUIRED | JF_NONEMPTY },
 	{ .key = "ref", .type = JF_STRREF, JF_AT(struct rec, ref) },
 	{ .key = "dup", .type = JF_STRDUP, JF_AT(struct rec, dup), .flags = JF_NULLABLE },
-	{ .key = "flag", .type = JF_BOOL, JF_AT(struct rec, flag) },
-	{ .key = "flag", .type = JF_PRESENT, JF_AT(struct rec, seen) },
+	{ .key = "flag", .type = JF_BOOL, JF_AT(struct rec, flag),
+	  .flags = JF_SEEN, .seen = offsetof(struct rec, seen) },
 	{ .key = "i32", .type = JF_INT, JF_AT(struct rec, i32) },
 	{ .key = "u8", .type = JF_UINT, JF_AT(struct rec, u8) },
 	{ .key = "u64", .type = JF_UINT, JF_AT(struct rec, u64) },
@@ -233,6 +233,12 @@ static void test_leniency(void)
 	ok(err == -EBADMSG && !strcmp(why, "top.big is out of range"), "a negative range ('%s')", why);
 	err = read_loose("{\"big\": -5}", &l, why, sizeof(why));
 	ok(!err && l.big == -5, "  its bottom is in it");
+	{
+		struct rec r;
+
+		err = read_rec("{\"name\": \"a\", \"flag\": \"yes\"}", &r, why, sizeof(why));
+		ok(err == -EBADMSG && !r.seen, "a value of the wrong type is not seen (%d)", err);
+	}
 	err = read_loose("[]", &l, why, sizeof(why));
 	ok(err == -EBADMSG && !strcmp(why, "not a JSON object"),
 	   "the document that is no object, with a root name too ('%s')", why);
