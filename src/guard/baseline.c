@@ -106,14 +106,19 @@ static int load_metrics(struct json_object *metrics, struct baseline *b,
 			char *err, size_t errlen)
 {
 	for (int m = 0; m < GM_NR; m++) {
+		const struct json_field array[] = {
+			{ .key = guard_metric_names[m], .type = JF_ARRAY,
+			  .size = sizeof(struct json_object *), .flags = JF_REQUIRED },
+			{ 0 }
+		};
 		struct json_object *arr;
 		struct metric_values mv = { b, m };
 		struct json_read rd;
 		size_t n;
 		int ret;
 
-		if (!json_object_object_get_ex(metrics, guard_metric_names[m], &arr) ||
-		    !json_object_is_type(arr, json_type_array)) {
+		json_read_init(&rd, err, errlen, NULL);
+		if (json_read_object(&rd, metrics, array, &arr)) {
 			snprintf(err, errlen, "no array \"%s\"",
 				 guard_metric_names[m]);
 			return -EBADMSG;
