@@ -164,7 +164,7 @@ static int check_schema(struct json_read *rd, struct json_object *v, void *membe
 
 	(void)member;
 	if (strcmp(schema, STATE_SCHEMA))
-		return json_read_bad(rd, "is '%s', not '%s'", schema, STATE_SCHEMA);
+		return json_read_fail(rd, "schema is '%s', not '%s'", schema, STATE_SCHEMA);
 	return 0;
 }
 
@@ -173,8 +173,8 @@ static int read_phase(struct json_read *rd, struct json_object *v, void *member)
 	int p = state_phase_parse(json_object_get_string(v));
 
 	if (p < 0)
-		return json_read_bad(rd, "'%s' is none of idle, staged, trial, promoted, rolled-back",
-				     json_object_get_string(v));
+		return json_read_fail(rd, "phase '%s' is none of idle, staged, trial, promoted, rolled-back",
+				      json_object_get_string(v));
 	*(enum rollout_phase *)member = p;
 	return 0;
 }
