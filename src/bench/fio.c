@@ -4,15 +4,15 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/fileio.h"
+#include "lib/jsonread.h"
 #include "lib/runcmd.h"
 
 int fio_job_path(const char *job, char *out, size_t len)
@@ -58,69 +58,83 @@ int fio_job_fadvise_hint(const char *path)
 	return hint;
 }
 
-static double num(struct json_object *o, const char *key)
-{
-	struct json_object *v;
+/*
+ * fio's numbers as json-c converts them (JF_COERCE: any type, NaN too),
+ * each 0 when missing, as this reader always took them.
+ */
+#define FIO_NUM (JF_COERCE | JF_NONFINITE)
 
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+static const struct json_field pct_fields[] = {
+	{ .key = "99.000000", .type = JF_DOUBLE, JF_AT(struct fio_result, clat_p99_ns),
+	  .flags = FIO_NUM },
+	{ 0 }
+};
+
+static const struct json_field clat_fields[] = {
+	{ .key = "percentile", .type = JF_OBJECT, .offset = 0, .flags = JF_LOOSE,
+	  .sub = pct_fields },
+	{ 0 }
+};
+
+static const struct json_field read_fields[] = {
+	{ .key = "bw", .type = JF_DOUBLE, JF_AT(struct fio_result, read_bw_kib), .flags = FIO_NUM },
+	{ .key = "iops", .type = JF_DOUBLE, JF_AT(struct fio_result, read_iops), .flags = FIO_NUM },
+	{ .key = "io_bytes", .type = JF_UINT, JF_AT(struct fio_result, read_bytes),
+	  .flags = FIO_NUM },
+	{ .key = "clat_ns", .type = JF_OBJECT, .offset = 0, .flags = JF_LOOSE, .sub = clat_fields },
+	{ 0 }
+};
+
+/* "read" must be there; not an object, it has nothing to read */
+static int read_side(struct json_read *rd, struct json_object *v, void *member)
+{
+	if (!json_object_is_type(v, json_type_object))
+		return 0;
+	return json_read_object(rd, v, read_fields, member);
 }
+
+static const struct json_field job_fields[] = {
+	{ .key = "read", .type = JF_ANY, .offset = 0, .flags = JF_REQUIRED | JF_NULLABLE,
+	  .cb = read_side },
+	{ .key = "usr_cpu", .type = JF_DOUBLE, JF_AT(struct fio_result, usr_cpu), .flags = FIO_NUM },
+	{ .key = "sys_cpu", .type = JF_DOUBLE, JF_AT(struct fio_result, sys_cpu), .flags = FIO_NUM },
+	{ .key = "majf", .type = JF_UINT, JF_AT(struct fio_result, majf), .flags = FIO_NUM },
+	{ .key = "minf", .type = JF_UINT, JF_AT(struct fio_result, minf), .flags = FIO_NUM },
+	{ 0 }
+};
+
+static const struct json_field output_fields[] = {
+	{ .key = "jobs", .type = JF_ARRAY, .size = sizeof(struct json_object *),
+	  .flags = JF_REQUIRED },
+	{ 0 }
+};
 
 int fio_parse_json(const char *text, struct fio_result *out)
 {
 	const char *start = text ? strchr(text, '{') : NULL;
-	struct json_object *root, *jobs, *job, *rd, *clat, *pct, *p99;
-	int err = -EBADMSG;
+	struct json_object *root, *jobs;
+	struct json_read rd;
+	int err;
 
 	if (!start)
 		return -EBADMSG;
-	root = json_tokener_parse(start);	/* fio may print notes first */
-	if (!root)
-		return -EBADMSG;
-	if (!json_object_object_get_ex(root, "jobs", &jobs) ||
-	    !json_object_is_type(jobs, json_type_array) ||
-	    json_object_array_length(jobs) < 1)
-		goto out;
-	job = json_object_array_get_idx(jobs, 0);
-	if (!json_object_object_get_ex(job, "read", &rd))
-		goto out;
-	out->read_bw_kib = num(rd, "bw");
-	out->read_iops = num(rd, "iops");
-	out->read_bytes = (uint64_t)num(rd, "io_bytes");
-	out->clat_p99_ns = 0;
-	if (json_object_object_get_ex(rd, "clat_ns", &clat) &&
-	    json_object_object_get_ex(clat, "percentile", &pct) &&
-	    json_object_object_get_ex(pct, "99.000000", &p99))
-		out->clat_p99_ns = json_object_get_double(p99);
-	out->usr_cpu = num(job, "usr_cpu");
-	out->sys_cpu = num(job, "sys_cpu");
-	out->majf = (uint64_t)num(job, "majf");
-	out->minf = (uint64_t)num(job, "minf");
-	out->ok = true;
-	err = 0;
-out:
+	json_read_init(&rd, NULL, 0, NULL);
+	err = json_read_parse(&rd, start, &root);	/* fio may print notes first */
+	if (err)
+		return err;
+	err = json_read_object(&rd, root, output_fields, &jobs);
+	if (!err && json_object_array_length(jobs) < 1)
+		err = -EBADMSG;
+	if (!err) {
+		out->read_bw_kib = out->read_iops = out->clat_p99_ns = 0;
+		out->usr_cpu = out->sys_cpu = 0;
+		out->read_bytes = out->majf = out->minf = 0;
+		err = json_read_object(&rd, json_object_array_get_idx(jobs, 0), job_fields, out);
+	}
+	if (!err)
+		out->ok = true;
 	json_object_put(root);
 	return err;
-}
-
-static int read_fd_all(int fd, char **text)
-{
-	struct stat st;
-	char *buf;
-	ssize_t n;
-
-	if (fstat(fd, &st))
-		return -errno;
-	buf = malloc(st.st_size + 1);
-	if (!buf)
-		return -ENOMEM;
-	n = pread(fd, buf, st.st_size, 0);
-	if (n < 0) {
-		free(buf);
-		return -errno;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	return 0;
 }
 
 static void fail(struct fio_result *out, const char *why)
@@ -164,7 +178,8 @@ int fio_run(const char *job, const char *file, off_t size,
 		     status == RUNCMD_TIMED_OUT ? "fio did not finish in time" : "fio failed");
 		return -EIO;
 	}
-	err = read_fd_all(fd, &text);
+	err = lseek(fd, 0, SEEK_SET) ? -errno
+				     : read_whole_fd(fd, JSON_FILE_MAX_BYTES, &text, NULL);
 	close(fd);
 	if (!err)
 		err = fio_parse_json(text, out);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The per-machine allowed loss of each workload, from A/A runs. */
 #include <errno.h>
-#include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include "canary/calibration.h"
 #include "lib/fileio.h"
 #include "lib/json.h"
+#include "lib/jsonread.h"
 #include "lib/rootdir.h"
 #include "lib/statedir.h"
 
@@ -43,85 +43,102 @@ double calibration_delta(const struct hl_estimate *aa, double floor)
 	return far > floor ? far : floor;
 }
 
-static const char *str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
+/*
+ * Every fault is "not a rafleet-calibration/1 file".  As before the tables:
+ * kernel and time of another type are ignored, strings too long for
+ * machine_id, kernel and time cut, pairs given with a fraction truncated.
+ */
+struct calibration_doc {
+	const char *schema;
+	struct json_object *deltas;
+};
 
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
+static const struct json_field doc_fields[] = {
+	{ .key = "schema", .type = JF_STRREF, JF_AT(struct calibration_doc, schema),
+	  .flags = JF_REQUIRED },
+	{ .key = "deltas", .type = JF_ARRAY, JF_AT(struct calibration_doc, deltas),
+	  .flags = JF_REQUIRED },
+	{ 0 }
+};
+
+static const struct json_field calibration_fields[] = {
+	{ .key = "machine_id", .type = JF_STRING, JF_AT(struct calibration, machine_id),
+	  .flags = JF_REQUIRED | JF_TRUNCATE },
+	{ .key = "kernel", .type = JF_STRING, JF_AT(struct calibration, kernel),
+	  .flags = JF_LOOSE | JF_TRUNCATE },
+	{ .key = "time", .type = JF_STRING, JF_AT(struct calibration, time),
+	  .flags = JF_LOOSE | JF_TRUNCATE },
+	{ .key = "alpha_look", .type = JF_DOUBLE, JF_AT(struct calibration, alpha_look),
+	  .flags = JF_REQUIRED },
+	{ .key = "floor", .type = JF_DOUBLE, JF_AT(struct calibration, floor),
+	  .flags = JF_REQUIRED },
+	{ 0 }
+};
+
+static const struct json_field entry_fields[] = {
+	{ .key = "scenario", .type = JF_STRING, JF_AT(struct calibration_entry, scenario),
+	  .flags = JF_REQUIRED },
+	{ .key = "delta", .type = JF_DOUBLE, JF_AT(struct calibration_entry, delta),
+	  .flags = JF_REQUIRED },
+	{ .key = "estimate", .type = JF_DOUBLE, JF_AT(struct calibration_entry, estimate),
+	  .flags = JF_REQUIRED },
+	{ .key = "lo", .type = JF_DOUBLE, JF_AT(struct calibration_entry, lo),
+	  .flags = JF_REQUIRED },
+	{ .key = "hi", .type = JF_DOUBLE, JF_AT(struct calibration_entry, hi),
+	  .flags = JF_REQUIRED },
+	{ .key = "pairs", .type = JF_UINT, JF_AT(struct calibration_entry, pairs),
+	  .flags = JF_REQUIRED | JF_FRACTION },
+	{ 0 }
+};
+
+static int parse_entry(struct json_read *rd, struct json_object *o, size_t i, void *ctx)
+{
+	struct calibration_entry e = { 0 };
+	int err = json_read_object(rd, o, entry_fields, &e);
+
+	(void)i;
+	if (err)
+		return err;
+	if (!(e.delta > 0 && e.delta < 10))
+		return json_read_bad(rd, "has a delta out of (0, 10)");
+	return calibration_put(ctx, &e) ? -EBADMSG : 0;
 }
 
-static bool num(struct json_object *o, const char *key, double *out)
+static int parse(struct json_read *rd, struct json_object *root, struct calibration *c)
 {
-	struct json_object *v;
+	struct calibration_doc d = { 0 };
+	int err = json_read_object(rd, root, doc_fields, &d);
 
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-		return false;
-	*out = json_object_get_double(v);
-	return isfinite(*out);
-}
-
-static int parse(struct json_object *root, struct calibration *c)
-{
-	struct json_object *arr;
-	const char *s;
-
-	s = str(root, "schema");
-	if (!s || strcmp(s, CALIBRATION_SCHEMA))
+	if (err)
+		return err;
+	if (strcmp(d.schema, CALIBRATION_SCHEMA))
 		return -EBADMSG;
-	if (!(s = str(root, "machine_id")))
-		return -EBADMSG;
-	snprintf(c->machine_id, sizeof(c->machine_id), "%s", s);
-	if ((s = str(root, "kernel")))
-		snprintf(c->kernel, sizeof(c->kernel), "%s", s);
-	if ((s = str(root, "time")))
-		snprintf(c->time, sizeof(c->time), "%s", s);
-	if (!num(root, "alpha_look", &c->alpha_look) || !num(root, "floor", &c->floor))
-		return -EBADMSG;
-	if (!json_object_object_get_ex(root, "deltas", &arr) ||
-	    !json_object_is_type(arr, json_type_array))
-		return -EBADMSG;
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		struct json_object *o = json_object_array_get_idx(arr, i);
-		struct calibration_entry e = { 0 };
-		double pairs;
-
-		if (!(s = str(o, "scenario")) || strlen(s) >= sizeof(e.scenario) ||
-		    !num(o, "delta", &e.delta) || !(e.delta > 0 && e.delta < 10) ||
-		    !num(o, "estimate", &e.estimate) || !num(o, "lo", &e.lo) ||
-		    !num(o, "hi", &e.hi) || !num(o, "pairs", &pairs))
-			return -EBADMSG;
-		snprintf(e.scenario, sizeof(e.scenario), "%s", s);
-		e.pairs = (unsigned int)pairs;
-		if (calibration_put(c, &e))
-			return -EBADMSG;
-	}
-	return 0;
+	err = json_read_object(rd, root, calibration_fields, c);
+	if (!err)
+		err = json_read_array(rd, d.deltas, parse_entry, c);
+	return err;
 }
 
 int calibration_load(struct calibration *c)
 {
-	char path[PATH_MAX], id[40];
+	char path[PATH_MAX], id[40], why[256];
 	struct json_object *root;
+	struct json_read rd;
 	int err;
 
 	memset(c, 0, sizeof(*c));
 	err = statedir_path(CALIBRATION_FILE, path, sizeof(path));
 	if (err)
 		return err;
-	root = json_object_from_file(path);
-	if (!root) {
-		FILE *f = fopen(path, "r");
-
-		if (!f)
-			return -ENOENT;
-		fclose(f);
+	json_read_init(&rd, why, sizeof(why), NULL);
+	err = json_read_file(&rd, path, JSON_FILE_MAX_BYTES, &root);
+	if (err == -EBADMSG) {
 		fprintf(stderr, "rafleet: %s is not JSON; run 'rafleet calibrate' again\n", path);
-		return -EBADMSG;
+		return err;
 	}
-	err = parse(root, c);
+	if (err)
+		return -ENOENT;	/* none that can be read */
+	err = parse(&rd, root, c);
 	json_object_put(root);
 	if (err) {
 		fprintf(stderr, "rafleet: %s is not a %s file; run 'rafleet calibrate' again\n",

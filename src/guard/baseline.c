@@ -4,15 +4,14 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "lib/atomicfile.h"
 #include "lib/json.h"
+#include "lib/jsonread.h"
 
 int guard_baseline_name(const char *release, unsigned int mask, char *out,
 			size_t len)
@@ -63,32 +62,63 @@ int guard_baseline_save(const char *path, const struct baseline *b)
 	return atomic_write_stream(path, 0644, baseline_fill, b);
 }
 
-static struct json_object *member(struct json_object *o, const char *key,
-				  json_type type)
-{
-	struct json_object *v;
+/*
+ * The document's members, each of its type or missing: this reader says
+ * what is wrong in its own words, in the order it checks them.
+ */
+struct baseline_doc {
+	const char *schema, *kernel, *devices;
+	int64_t mask, windows, learn;
+	bool have_mask, have_windows, have_learn;
+	struct json_object *metrics;
+};
 
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
+static const struct json_field doc_fields[] = {
+	{ .key = "schema", .type = JF_STRREF, JF_AT(struct baseline_doc, schema), .flags = JF_LOOSE },
+	{ .key = "kernel", .type = JF_STRREF, JF_AT(struct baseline_doc, kernel), .flags = JF_LOOSE },
+	{ .key = "feature_mask", .type = JF_INT, JF_AT(struct baseline_doc, mask),
+	  .flags = JF_LOOSE | JF_SEEN, .seen = offsetof(struct baseline_doc, have_mask) },
+	{ .key = "devices", .type = JF_STRREF, JF_AT(struct baseline_doc, devices), .flags = JF_LOOSE },
+	{ .key = "windows", .type = JF_INT, JF_AT(struct baseline_doc, windows),
+	  .flags = JF_LOOSE | JF_SEEN, .seen = offsetof(struct baseline_doc, have_windows) },
+	{ .key = "learn_windows", .type = JF_INT, JF_AT(struct baseline_doc, learn),
+	  .flags = JF_LOOSE | JF_SEEN, .seen = offsetof(struct baseline_doc, have_learn) },
+	{ .key = "metrics", .type = JF_OBJECT, JF_AT(struct baseline_doc, metrics),
+	  .flags = JF_LOOSE },
+	{ 0 }
+};
 
-static bool is_number(struct json_object *v)
+struct metric_values {
+	struct baseline *b;
+	int m;
+};
+
+static int load_value(struct json_read *rd, struct json_object *v, size_t i, void *ctx)
 {
-	return json_object_is_type(v, json_type_int) ||
-	       json_object_is_type(v, json_type_double);
+	static const struct json_field number = { .type = JF_DOUBLE, .size = sizeof(double),
+						  .bad = "is not a number" };
+	struct metric_values *mv = ctx;
+
+	return json_read_value(rd, v, &number, &mv->b->v[mv->m][i]);
 }
 
 static int load_metrics(struct json_object *metrics, struct baseline *b,
 			char *err, size_t errlen)
 {
 	for (int m = 0; m < GM_NR; m++) {
-		struct json_object *arr = member(metrics, guard_metric_names[m],
-						 json_type_array);
+		const struct json_field array[] = {
+			{ .key = guard_metric_names[m], .type = JF_ARRAY,
+			  .size = sizeof(struct json_object *), .flags = JF_REQUIRED },
+			{ 0 }
+		};
+		struct json_object *arr;
+		struct metric_values mv = { b, m };
+		struct json_read rd;
 		size_t n;
+		int ret;
 
-		if (!arr) {
+		json_read_init(&rd, err, errlen, NULL);
+		if (json_read_object(&rd, metrics, array, &arr)) {
 			snprintf(err, errlen, "no array \"%s\"",
 				 guard_metric_names[m]);
 			return -EBADMSG;
@@ -99,16 +129,10 @@ static int load_metrics(struct json_object *metrics, struct baseline *b,
 				 GUARD_MAX_LEARN, guard_metric_names[m]);
 			return -EBADMSG;
 		}
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *v = json_object_array_get_idx(arr, i);
-
-			if (!is_number(v) || !isfinite(json_object_get_double(v))) {
-				snprintf(err, errlen, "%s[%zu] is not a number",
-					 guard_metric_names[m], i);
-				return -EBADMSG;
-			}
-			b->v[m][i] = json_object_get_double(v);
-		}
+		json_read_init(&rd, err, errlen, guard_metric_names[m]);
+		ret = json_read_array(&rd, arr, load_value, &mv);
+		if (ret)
+			return ret;
 		b->n[m] = n;
 	}
 	return 0;
@@ -117,55 +141,52 @@ static int load_metrics(struct json_object *metrics, struct baseline *b,
 static int load_root(struct json_object *root, struct baseline *b, char *err,
 		     size_t errlen)
 {
-	struct json_object *schema = member(root, "schema", json_type_string);
-	struct json_object *kernel = member(root, "kernel", json_type_string);
-	struct json_object *mask = member(root, "feature_mask", json_type_int);
-	struct json_object *devs = member(root, "devices", json_type_string);
-	struct json_object *wins = member(root, "windows", json_type_int);
-	struct json_object *k = member(root, "learn_windows", json_type_int);
-	struct json_object *metrics = member(root, "metrics", json_type_object);
+	struct baseline_doc d = { 0 };
+	struct json_read rd;
 
-	if (!schema || strcmp(json_object_get_string(schema), GUARD_BASELINE_SCHEMA)) {
+	json_read_init(&rd, err, errlen, NULL);
+	if (!json_object_is_type(root, json_type_object) ||
+	    json_read_object(&rd, root, doc_fields, &d) ||
+	    !d.schema || strcmp(d.schema, GUARD_BASELINE_SCHEMA)) {
 		snprintf(err, errlen, "not a %s document", GUARD_BASELINE_SCHEMA);
 		return -EBADMSG;
 	}
-	if (!kernel || !mask || !devs || !wins || !k || !metrics) {
+	if (!d.kernel || !d.have_mask || !d.devices || !d.have_windows || !d.have_learn ||
+	    !d.metrics) {
 		snprintf(err, errlen, "kernel, feature_mask, devices, learn_windows, windows or metrics missing");
 		return -EBADMSG;
 	}
-	if (strcmp(json_object_get_string(kernel), b->release) ||
-	    json_object_get_int64(mask) != (int64_t)b->mask) {
+	if (strcmp(d.kernel, b->release) || d.mask != (int64_t)b->mask) {
 		snprintf(err, errlen, "it is the baseline of another kernel or feature mask");
 		return -EBADMSG;
 	}
-	if (json_object_get_int64(wins) < 0 ||
-	    json_object_get_int64(wins) > GUARD_MAX_LEARN ||
-	    json_object_get_int64(k) < GUARD_MIN_SAMPLES ||
-	    json_object_get_int64(k) > GUARD_MAX_LEARN ||
-	    strlen(json_object_get_string(devs)) >= GUARD_DEVICES_LEN) {
+	if (d.windows < 0 || d.windows > GUARD_MAX_LEARN ||
+	    d.learn < GUARD_MIN_SAMPLES || d.learn > GUARD_MAX_LEARN ||
+	    strlen(d.devices) >= GUARD_DEVICES_LEN) {
 		snprintf(err, errlen, "learn_windows, windows or devices out of range");
 		return -EBADMSG;
 	}
-	b->windows = (unsigned int)json_object_get_int64(wins);
-	b->learn_windows = (unsigned int)json_object_get_int64(k);
-	snprintf(b->devices, sizeof(b->devices), "%s", json_object_get_string(devs));
-	return load_metrics(metrics, b, err, errlen);
+	b->windows = (unsigned int)d.windows;
+	b->learn_windows = (unsigned int)d.learn;
+	snprintf(b->devices, sizeof(b->devices), "%s", d.devices);
+	return load_metrics(d.metrics, b, err, errlen);
 }
 
 int guard_baseline_load(const char *path, struct baseline *b, char *err,
 			size_t errlen)
 {
 	struct json_object *root;
-	struct stat st;
+	struct json_read rd;
 	int ret;
 
-	if (stat(path, &st))
-		return -errno;
-	root = json_object_from_file(path);
-	if (!root) {
+	json_read_init(&rd, err, errlen, NULL);
+	ret = json_read_file(&rd, path, JSON_FILE_MAX_BYTES, &root);
+	if (ret == -EBADMSG) {
 		snprintf(err, errlen, "not JSON (cut short or damaged)");
-		return -EBADMSG;
+		return ret;
 	}
+	if (ret)
+		return ret;
 	ret = load_root(root, b, err, errlen);
 	json_object_put(root);
 	return ret;

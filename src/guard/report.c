@@ -3,9 +3,10 @@
 #include "guard/report.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <string.h>
+
+#include "lib/jsonread.h"
 
 static const char *const mv_state_names[] = {
 	[MV_OK] = "ok",
@@ -205,7 +206,8 @@ static void json_action(struct json_writer *w, const struct guard_action *a)
 {
 	const struct canary_run *r = &a->run;
 	struct json_object *rep = NULL;
-	enum json_tokener_error jerr = json_tokener_success;
+	struct json_read rd;
+	char why[128] = "";
 
 	json_obj_begin(w, NULL);
 	json_str(w, "feature", a->f->name);
@@ -223,15 +225,15 @@ static void json_action(struct json_writer *w, const struct guard_action *a)
 	else
 		json_i64(w, "exit_status", r->status);
 	json_str(w, "decision", canary_decision(r));
+	json_read_init(&rd, why, sizeof(why), NULL);
 	if (r->output && !r->truncated)
-		rep = json_tokener_parse_verbose(r->output, &jerr);
+		json_read_parse(&rd, r->output, &rep);
 	if (rep) {
 		json_value(w, "report", rep);
 		json_object_put(rep);
 	} else {
 		json_null_reason(w, "report", !r->len ? "no output" :
-				 r->truncated ? "output too long, truncated" :
-				 json_tokener_error_desc(jerr));
+				 r->truncated ? "output too long, truncated" : why);
 		json_str(w, "output", r->output ? r->output : "");
 	}
 	json_obj_end(w);

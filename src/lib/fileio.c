@@ -68,16 +68,13 @@ int write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int read_whole_file(const char *path, size_t max, char **out, size_t *lenp)
+int read_whole_fd(int fd, size_t max, char **out, size_t *lenp)
 {
 	size_t cap = 4096, used = 0;
 	char *buf = NULL;
-	int fd, ret = 0;
+	int ret = 0;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t n;
 
@@ -119,6 +116,17 @@ int read_whole_file(const char *path, size_t max, char **out, size_t *lenp)
 		*lenp = used;
 out:
 	free(buf);
+	return ret;
+}
+
+int read_whole_file(const char *path, size_t max, char **out, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	ret = read_whole_fd(fd, max, out, lenp);
 	close(fd);
 	return ret;
 }

@@ -20,6 +20,9 @@ int read_small_file(const char *path, char *buf, size_t len);
  */
 int read_whole_file(const char *path, size_t max, char **out, size_t *lenp);
 
+/* The same, of open @fd from where it is to its end (not closed). */
+int read_whole_fd(int fd, size_t max, char **out, size_t *lenp);
+
 /* Write all @len bytes of @buf to @fd (restarting on EINTR).  0 or -errno. */
 int write_full(int fd, const void *buf, size_t len);
 

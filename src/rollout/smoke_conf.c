@@ -7,11 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "lib/envfile.h"
 #include "host/feature.h"
 #include "lib/fileio.h"
+#include "lib/jsonread.h"
 #include "lib/parsenum.h"
 #include "lib/rootdir.h"
 #include "lib/runcmd.h"
@@ -58,26 +57,6 @@ int smoke_config_load(struct smoke_config *c, char *why, size_t len)
 	return envfile_read(SMOKE_CONF, config_line, c, NULL, why, len);
 }
 
-/* Everything in @fd from its start, NUL-terminated. */
-static int read_back(int fd, char **out)
-{
-	off_t size = lseek(fd, 0, SEEK_END);
-	char *buf;
-
-	if (size < 0 || lseek(fd, 0, SEEK_SET) < 0)
-		return -errno;
-	buf = malloc((size_t)size + 1);
-	if (!buf)
-		return -ENOMEM;
-	if (size && pread(fd, buf, (size_t)size, 0) != size) {
-		free(buf);
-		return -EIO;
-	}
-	buf[size] = '\0';
-	*out = buf;
-	return 0;
-}
-
 int smoke_bench(const struct smoke_config *c, bool features_off,
 		unsigned int timeout_s, char **json, char *why, size_t len)
 {
@@ -118,7 +97,8 @@ int smoke_bench(const struct smoke_config *c, bool features_off,
 		return -errno;
 	}
 	rc = run_command(argv, fileno(out), timeout_s);
-	err = read_back(fileno(out), json);
+	err = lseek(fileno(out), 0, SEEK_SET) ? -errno
+					      : read_whole_fd(fileno(out), SMOKE_RUN_MAX_BYTES, json, NULL);
 	fclose(out);
 	if (rc == RUNCMD_TIMED_OUT) {
 		snprintf(why, len, "bench did not finish in %u s: killed", timeout_s);
@@ -133,37 +113,62 @@ int smoke_bench(const struct smoke_config *c, bool features_off,
 	return err;
 }
 
+/* bench's scenarios[]: a name and summary.wall_ns.median, if a number */
+static const struct json_field wall_fields[] = {
+	{ .key = "median", .type = JF_DOUBLE, JF_AT(struct smoke_scenario, wall_ns),
+	  .flags = JF_LOOSE | JF_NONFINITE },
+	{ 0 }
+};
+
+static const struct json_field summary_fields[] = {
+	{ .key = "wall_ns", .type = JF_OBJECT, .offset = 0, .flags = JF_LOOSE, .sub = wall_fields },
+	{ 0 }
+};
+
+static const struct json_field scenario_fields[] = {
+	{ .key = "scenario", .type = JF_STRING, JF_AT(struct smoke_scenario, name),
+	  .flags = JF_REQUIRED | JF_TRUNCATE },
+	{ .key = "summary", .type = JF_OBJECT, .offset = 0, .flags = JF_LOOSE,
+	  .sub = summary_fields },
+	{ 0 }
+};
+
+static const struct json_field run_fields[] = {
+	{ .key = "scenarios", .type = JF_ARRAY, .size = sizeof(struct json_object *),
+	  .flags = JF_REQUIRED },
+	{ 0 }
+};
+
+/* An item that is no object or has no scenario name is skipped. */
+static int read_scenario(struct json_read *rd, struct json_object *o, size_t i, void *ctx)
+{
+	struct smoke_run *run = ctx;
+	struct smoke_scenario *s = &run->sc[run->nr];
+
+	(void)i;
+	if (run->nr >= BENCH_MAX_SCENARIOS)
+		return 0;
+	s->wall_ns = -1;
+	if (!json_read_object(rd, o, scenario_fields, s))
+		run->nr++;
+	return 0;
+}
+
 int smoke_parse(const char *text, struct smoke_run *run, char *why, size_t len)
 {
-	struct json_object *doc = json_tokener_parse(text), *arr, *o, *v;
-	int err = 0;
+	struct json_object *doc = NULL, *arr;
+	struct json_read rd;
+	int err;
 
 	memset(run, 0, sizeof(*run));
-	if (!doc || !json_object_object_get_ex(doc, "scenarios", &arr) ||
-	    !json_object_is_type(arr, json_type_array)) {
+	json_read_init(&rd, why, len, NULL);
+	err = json_read_parse(&rd, text, &doc);
+	if (!err)
+		err = json_read_object(&rd, doc, run_fields, &arr);
+	if (!err)
+		err = json_read_array(&rd, arr, read_scenario, run);
+	if (err == -EBADMSG)
 		snprintf(why, len, "not rafleet-bench JSON with scenarios");
-		err = -EBADMSG;
-		goto out;
-	}
-	for (size_t i = 0; i < json_object_array_length(arr) &&
-			   run->nr < BENCH_MAX_SCENARIOS; i++) {
-		struct smoke_scenario *s = &run->sc[run->nr];
-
-		o = json_object_array_get_idx(arr, i);
-		if (!json_object_object_get_ex(o, "scenario", &v) ||
-		    !json_object_is_type(v, json_type_string))
-			continue;
-		snprintf(s->name, sizeof(s->name), "%s", json_object_get_string(v));
-		s->wall_ns = -1;
-		if (json_object_object_get_ex(o, "summary", &v) &&
-		    json_object_object_get_ex(v, "wall_ns", &v) &&
-		    json_object_object_get_ex(v, "median", &v) &&
-		    (json_object_is_type(v, json_type_int) ||
-		     json_object_is_type(v, json_type_double)))
-			s->wall_ns = json_object_get_double(v);
-		run->nr++;
-	}
-out:
 	json_object_put(doc);
 	return err;
 }

@@ -6,8 +6,9 @@
  * the action in progress ("pending", written before its side effects and
  * cleared after them) and a history of what was done.
  *
- * Read with json-c; written with the lib/json.h writer into memory, then with
- * atomic_write_file(): the file holds the old state or the new one.
+ * Read by lib/jsonread.h tables; written with the lib/json.h writer into
+ * memory, then with atomic_write_file(): the file holds the old state or
+ * the new one.
  */
 #ifndef RAFLEET_STATE_H
 #define RAFLEET_STATE_H

@@ -1,322 +1,217 @@
 // SPDX-License-Identifier: GPL-2.0
-/* state.json: read with json-c, written with the lib/json.h writer, atomically. */
+/* state.json: read by lib/jsonread.h tables, written with the lib/json.h writer, atomically. */
 #include "rollout/state.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "lib/atomicfile.h"
 #include "lib/json.h"
+#include "lib/jsonread.h"
 
-/* Reading: each helper fails with -EBADMSG and says why in @why. */
-struct reader {
-	char *why;
-	size_t len;
+/* Reading: the tables of rafleet-state/1, paths from "state". */
+
+static const struct json_field kernel_fields[] = {
+	{ .key = "release", .type = JF_STRDUP, JF_AT(struct state_kernel, release),
+	  .flags = JF_REQUIRED },
+	{ .key = "image", .type = JF_STRDUP, JF_AT(struct state_kernel, image) },
+	{ .key = "initrd", .type = JF_STRDUP, JF_AT(struct state_kernel, initrd) },
+	{ .key = "cmdline", .type = JF_STRDUP, JF_AT(struct state_kernel, cmdline) },
+	{ .key = "token", .type = JF_STRDUP, JF_AT(struct state_kernel, token) },
+	{ .key = "staged_boot_id", .type = JF_STRDUP, JF_AT(struct state_kernel, staged_boot_id) },
+	{ .key = "trial_boot_id", .type = JF_STRDUP, JF_AT(struct state_kernel, trial_boot_id) },
+	{ .key = "default_entry", .type = JF_STRDUP, JF_AT(struct state_kernel, default_entry) },
+	{ .key = "default_how", .type = JF_STRDUP, JF_AT(struct state_kernel, default_how) },
+	{ 0 }
 };
 
-__attribute__((format(printf, 2, 3)))
-static int bad(struct reader *rd, const char *fmt, ...)
+static const struct json_field decision_fields[] = {
+	{ .key = "value", .type = JF_INT, JF_AT(struct state_decision, value),
+	  .flags = JF_REQUIRED | JF_RANGE, .min = 0, .max = 1, .bad = "is not 0 or 1" },
+	{ .key = "feature", .type = JF_STRDUP, JF_AT(struct state_decision, feature),
+	  .flags = JF_REQUIRED },
+	{ .key = "reason", .type = JF_STRDUP, JF_AT(struct state_decision, reason),
+	  .flags = JF_REQUIRED },
+	{ .key = "time", .type = JF_STRDUP, JF_AT(struct state_decision, time),
+	  .flags = JF_REQUIRED },
+	{ .key = "evidence", .type = JF_STRDUP, JF_AT(struct state_decision, evidence) },
+	{ 0 }
+};
+
+static const struct json_field event_fields[] = {
+	{ .key = "time", .type = JF_STRDUP, JF_AT(struct state_event, time), .flags = JF_REQUIRED },
+	{ .key = "action", .type = JF_STRDUP, JF_AT(struct state_event, action),
+	  .flags = JF_REQUIRED },
+	{ .key = "detail", .type = JF_STRDUP, JF_AT(struct state_event, detail) },
+	{ .key = "kernel", .type = JF_STRDUP, JF_AT(struct state_event, kernel) },
+	{ 0 }
+};
+
+/* "smoke" or "health": null or {verdict, time, detail} */
+static const struct json_field verdict_fields[] = {
+	{ .key = "verdict", .type = JF_STRDUP, JF_AT(struct state_verdict, verdict),
+	  .flags = JF_REQUIRED },
+	{ .key = "time", .type = JF_STRDUP, JF_AT(struct state_verdict, time) },
+	{ .key = "detail", .type = JF_STRDUP, JF_AT(struct state_verdict, detail) },
+	{ 0 }
+};
+
+/* An array of objects read by a table into items of a new array. */
+struct list {
+	char *items;
+	size_t size, *nr;
+	const struct json_field *table;
+};
+
+static int list_item(struct json_read *rd, struct json_object *o, size_t i, void *ctx)
 {
-	va_list ap;
+	struct list *l = ctx;
 
-	va_start(ap, fmt);
-	vsnprintf(rd->why, rd->len, fmt, ap);
-	va_end(ap);
-	return -EBADMSG;
-}
-
-/* @obj.@key into *@dst: a string, or NULL for null or missing. */
-static int get_str(struct reader *rd, struct json_object *obj, const char *where,
-		   const char *key, char **dst)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(obj, key, &v) || !v)
-		return state_set(dst, NULL);
-	if (!json_object_is_type(v, json_type_string))
-		return bad(rd, "%s.%s is not a string", where, key);
-	return state_set(dst, json_object_get_string(v));
-}
-
-/* @obj.@key, which must be a string. */
-static int need_str(struct reader *rd, struct json_object *obj, const char *where,
-		    const char *key, char **dst)
-{
-	int err = get_str(rd, obj, where, key, dst);
-
-	if (!err && !*dst)
-		return bad(rd, "%s.%s is missing", where, key);
-	return err;
-}
-
-/* @obj.@key: an object, NULL for null or missing; -EBADMSG for others. */
-static int get_obj(struct reader *rd, struct json_object *obj, const char *key,
-		   json_type type, struct json_object **out)
-{
-	*out = NULL;
-	if (!json_object_object_get_ex(obj, key, out) || !*out)
-		return 0;
-	if (!json_object_is_type(*out, type))
-		return bad(rd, "%s is not %s", key,
-			   type == json_type_array ? "an array" : "an object");
-	return 0;
-}
-
-static int read_kernel(struct reader *rd, struct json_object *doc, const char *key,
-		       struct state_kernel *k)
-{
-	struct json_object *o;
-	int err = get_obj(rd, doc, key, json_type_object, &o);
-
-	if (err || !o)
-		return err;
-	err = need_str(rd, o, key, "release", &k->release);
-	if (!err)
-		err = get_str(rd, o, key, "image", &k->image);
-	if (!err)
-		err = get_str(rd, o, key, "initrd", &k->initrd);
-	if (!err)
-		err = get_str(rd, o, key, "cmdline", &k->cmdline);
-	if (!err)
-		err = get_str(rd, o, key, "token", &k->token);
-	if (!err)
-		err = get_str(rd, o, key, "staged_boot_id", &k->staged_boot_id);
-	if (!err)
-		err = get_str(rd, o, key, "trial_boot_id", &k->trial_boot_id);
-	if (!err)
-		err = get_str(rd, o, key, "default_entry", &k->default_entry);
-	if (!err)
-		err = get_str(rd, o, key, "default_how", &k->default_how);
-	return err;
+	(*l->nr)++;	/* begun: state_free() frees a half-read one */
+	return json_read_object(rd, o, l->table, l->items + i * l->size);
 }
 
 /*
- * @doc.@key, an array of objects (null or missing: none), as a new array of
- * @size-byte items: @item reads each object into its item.  *@nr counts
- * the items begun, so that state_free() frees a half-read one: the array
- * is returned on an error too (NULL when none was made), the error in *@err.
+ * @arr as a new array of @size-byte items (NULL when empty), returned on
+ * an error too, the error in *@err; *@nr counts the items begun.
  */
-static void *read_objects(struct reader *rd, struct json_object *doc, const char *key,
-			  size_t size, size_t *nr,
-			  int (*item)(struct reader *rd, struct json_object *o, size_t i,
-				      void *dst),
-			  int *err)
+static void *read_list(struct json_read *rd, struct json_object *arr, size_t size,
+		       size_t *nr, const struct json_field *table, int *err)
 {
-	struct json_object *arr, *o;
-	char *items;
-	size_t n;
+	struct list l = { NULL, size, nr, table };
+	size_t n = json_object_array_length(arr);
 
-	*err = get_obj(rd, doc, key, json_type_array, &arr);
-	if (*err || !arr)
-		return NULL;
-	n = json_object_array_length(arr);
+	*err = 0;
 	if (!n)
 		return NULL;
-	items = calloc(n, size);
-	if (!items) {
+	l.items = calloc(n, size);
+	if (!l.items) {
 		*err = -ENOMEM;
 		return NULL;
 	}
-	for (size_t i = 0; i < n && !*err; i++) {
-		void *dst = items + (*nr)++ * size;
-
-		o = json_object_array_get_idx(arr, i);
-		if (!o || !json_object_is_type(o, json_type_object))
-			*err = bad(rd, "%s[%zu] is not an object", key, i);
-		else
-			*err = item(rd, o, i, dst);
-	}
-	return items;
+	*err = json_read_array(rd, arr, list_item, &l);
+	return l.items;
 }
 
-static int read_decision(struct reader *rd, struct json_object *o, size_t i, void *dst)
+/* member: the whole state */
+static int read_decisions(struct json_read *rd, struct json_object *arr, void *member)
 {
-	struct state_decision *d = dst;
-	struct json_object *v;
+	struct state *s = member;
 	int err;
 
-	if (!json_object_object_get_ex(o, "value", &v) ||
-	    !json_object_is_type(v, json_type_int) ||
-	    (json_object_get_int(v) != 0 && json_object_get_int(v) != 1))
-		return bad(rd, "decisions[%zu].value is not 0 or 1", i);
-	d->value = json_object_get_int(v);
-	err = need_str(rd, o, "decisions[]", "feature", &d->feature);
-	if (!err)
-		err = need_str(rd, o, "decisions[]", "reason", &d->reason);
-	if (!err)
-		err = need_str(rd, o, "decisions[]", "time", &d->time);
-	if (!err)
-		err = get_str(rd, o, "decisions[]", "evidence", &d->evidence);
+	s->decisions = read_list(rd, arr, sizeof(*s->decisions), &s->nr_decisions,
+				 decision_fields, &err);
 	return err;
 }
 
-static int read_event(struct reader *rd, struct json_object *o, size_t i, void *dst)
+static int read_history(struct json_read *rd, struct json_object *arr, void *member)
 {
-	struct state_event *e = dst;
+	struct state *s = member;
 	int err;
+
+	s->history = read_list(rd, arr, sizeof(*s->history), &s->nr_history, event_fields,
+			       &err);
+	return err;
+}
+
+static int read_arg(struct json_read *rd, struct json_object *v, size_t i, void *ctx)
+{
+	static const struct json_field arg = { .type = JF_STRDUP, .size = sizeof(char *) };
+	struct state_pending *p = ctx;
 
 	(void)i;
-	err = need_str(rd, o, "history[]", "time", &e->time);
-	if (!err)
-		err = need_str(rd, o, "history[]", "action", &e->action);
-	if (!err)
-		err = get_str(rd, o, "history[]", "detail", &e->detail);
-	if (!err)
-		err = get_str(rd, o, "history[]", "kernel", &e->kernel);
-	return err;
+	return json_read_value(rd, v, &arg, &p->args[p->nr_args++]);
 }
 
-static int read_pending(struct reader *rd, struct json_object *doc, struct state *s)
+/* member: the pending action */
+static int read_args(struct json_read *rd, struct json_object *arr, void *member)
 {
-	struct state_pending *p = &s->pending;
-	struct json_object *o, *arr, *v;
-	int err = get_obj(rd, doc, "pending", json_type_object, &o);
-	size_t n;
+	struct state_pending *p = member;
+	size_t n = json_object_array_length(arr);
 
-	if (err || !o)
-		return err;
-	err = need_str(rd, o, "pending", "action", &p->action);
-	if (!err)
-		err = need_str(rd, o, "pending", "step", &p->step);
-	if (!err)
-		err = get_obj(rd, o, "args", json_type_array, &arr);
-	if (err)
-		return err;
-	n = arr ? json_object_array_length(arr) : 0;
 	p->args = calloc(n ? n : 1, sizeof(*p->args));
 	if (!p->args)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		v = json_object_array_get_idx(arr, i);
-		if (!v || !json_object_is_type(v, json_type_string))
-			return bad(rd, "pending.args[%zu] is not a string", i);
-		if (state_set(&p->args[p->nr_args++], json_object_get_string(v)))
+	return json_read_array(rd, arr, read_arg, p);
+}
+
+static const struct json_field pending_fields[] = {
+	{ .key = "action", .type = JF_STRDUP, JF_AT(struct state_pending, action),
+	  .flags = JF_REQUIRED },
+	{ .key = "step", .type = JF_STRDUP, JF_AT(struct state_pending, step),
+	  .flags = JF_REQUIRED },
+	{ .key = "args", .type = JF_ARRAY, .offset = 0, .cb = read_args },
+	{ 0 }
+};
+
+static int read_pending(struct json_read *rd, struct json_object *o, void *member)
+{
+	struct state_pending *p = member;
+	int err = json_read_object(rd, o, pending_fields, p);
+
+	if (!err && !p->args) {		/* no arguments: an empty list */
+		p->args = calloc(1, sizeof(*p->args));
+		if (!p->args)
 			return -ENOMEM;
 	}
-	return 0;
-}
-
-/* "smoke" or "health": null or {verdict, time, detail} */
-static int read_verdict(struct reader *rd, struct json_object *doc, const char *key,
-			struct state_verdict *v)
-{
-	struct json_object *o;
-	int err = get_obj(rd, doc, key, json_type_object, &o);
-
-	if (err || !o)
-		return err;
-	err = need_str(rd, o, key, "verdict", &v->verdict);
-	if (!err)
-		err = get_str(rd, o, key, "time", &v->time);
-	if (!err)
-		err = get_str(rd, o, key, "detail", &v->detail);
 	return err;
 }
 
-static int read_doc(struct reader *rd, struct json_object *doc, struct state *s)
+static int check_schema(struct json_read *rd, struct json_object *v, void *member)
 {
-	char *schema = NULL, *phase = NULL;
-	int err, p;
+	const char *schema = json_object_get_string(v);
 
-	if (!json_object_is_type(doc, json_type_object))
-		return bad(rd, "not a JSON object");
-	err = need_str(rd, doc, "state", "schema", &schema);
-	if (!err && strcmp(schema, STATE_SCHEMA))
-		err = bad(rd, "schema is '%s', not '%s'", schema, STATE_SCHEMA);
-	if (!err)
-		err = need_str(rd, doc, "state", "phase", &phase);
-	if (!err) {
-		p = state_phase_parse(phase);
-		if (p < 0)
-			err = bad(rd, "phase '%s' is none of idle, staged, trial, promoted, rolled-back",
-				  phase);
-		else
-			s->phase = p;
-	}
-	free(schema);
-	free(phase);
-	if (!err)
-		err = read_kernel(rd, doc, "previous_kernel", &s->previous);
-	if (!err)
-		err = read_kernel(rd, doc, "trial_kernel", &s->trial);
-	if (!err)
-		err = get_str(rd, doc, "state", "baseline", &s->baseline);
-	if (!err)
-		err = read_verdict(rd, doc, "smoke", &s->smoke);
-	if (!err)
-		err = read_verdict(rd, doc, "health", &s->health);
-	if (!err)
-		s->decisions = read_objects(rd, doc, "decisions", sizeof(*s->decisions),
-					    &s->nr_decisions, read_decision, &err);
-	if (!err)
-		err = read_pending(rd, doc, s);
-	if (!err)
-		s->history = read_objects(rd, doc, "history", sizeof(*s->history),
-					  &s->nr_history, read_event, &err);
-	return err;
-}
-
-/* All of @path, NUL-terminated; -EFBIG past STATE_MAX_BYTES. */
-static int slurp(const char *path, char **out)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t n;
-	int err = 0;
-
-	*out = NULL;
-	if (!f)
-		return -errno;
-	buf = malloc(STATE_MAX_BYTES + 1);
-	if (!buf) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(buf, 1, STATE_MAX_BYTES + 1, f);
-	if (ferror(f))
-		err = -EIO;
-	else if (n > STATE_MAX_BYTES)
-		err = -EFBIG;
-	fclose(f);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	buf[n] = '\0';
-	*out = buf;
+	(void)member;
+	if (strcmp(schema, STATE_SCHEMA))
+		return json_read_fail(rd, "schema is '%s', not '%s'", schema, STATE_SCHEMA);
 	return 0;
 }
+
+static int read_phase(struct json_read *rd, struct json_object *v, void *member)
+{
+	int p = state_phase_parse(json_object_get_string(v));
+
+	if (p < 0)
+		return json_read_fail(rd, "phase '%s' is none of idle, staged, trial, promoted, rolled-back",
+				      json_object_get_string(v));
+	*(enum rollout_phase *)member = p;
+	return 0;
+}
+
+static const struct json_field state_fields[] = {
+	{ .key = "schema", .type = JF_STRREF, .flags = JF_REQUIRED, .cb = check_schema },
+	{ .key = "phase", .type = JF_STRREF, JF_AT(struct state, phase), .flags = JF_REQUIRED,
+	  .cb = read_phase },
+	{ .key = "previous_kernel", .type = JF_OBJECT, JF_AT(struct state, previous),
+	  .sub = kernel_fields },
+	{ .key = "trial_kernel", .type = JF_OBJECT, JF_AT(struct state, trial),
+	  .sub = kernel_fields },
+	{ .key = "baseline", .type = JF_STRDUP, JF_AT(struct state, baseline) },
+	{ .key = "smoke", .type = JF_OBJECT, JF_AT(struct state, smoke), .sub = verdict_fields },
+	{ .key = "health", .type = JF_OBJECT, JF_AT(struct state, health), .sub = verdict_fields },
+	{ .key = "decisions", .type = JF_ARRAY, .offset = 0, .cb = read_decisions },
+	{ .key = "pending", .type = JF_OBJECT, JF_AT(struct state, pending), .cb = read_pending },
+	{ .key = "history", .type = JF_ARRAY, .offset = 0, .cb = read_history },
+	{ 0 }
+};
 
 int state_load(struct state *s, const char *path, char *why, size_t len)
 {
-	struct reader rd = { why, len };
-	enum json_tokener_error jerr;
 	struct json_object *doc;
-	char *text;
+	struct json_read rd;
 	int err;
 
 	state_init(s);
-	snprintf(why, len, "%s", "");
-	err = slurp(path, &text);
-	if (err == -ENOENT)
+	json_read_init(&rd, why, len, "state");
+	err = json_read_file(&rd, path, STATE_MAX_BYTES, &doc);
+	if (err == -ENOENT) {
+		snprintf(why, len, "%s", "");
 		return 0;
-	if (err == -EFBIG)
-		return bad(&rd, "larger than %d bytes", STATE_MAX_BYTES);
+	}
 	if (err)
 		return err;
-	if (strlen(text) == 0) {
-		free(text);
-		return bad(&rd, "empty");
-	}
-	doc = json_tokener_parse_verbose(text, &jerr);
-	free(text);
-	if (!doc)
-		return bad(&rd, "not JSON: %s", json_tokener_error_desc(jerr));
-	err = read_doc(&rd, doc, s);
+	err = json_read_object(&rd, doc, state_fields, s);
 	json_object_put(doc);
 	if (err)
 		state_free(s);

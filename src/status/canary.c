@@ -5,195 +5,174 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "canary/report.h"
-#include "lib/fileio.h"
+#include "lib/jsonread.h"
 
 #define STAMP_LEN 16		/* 20261130T214501Z */
 
-__attribute__((format(printf, 3, 4)))
-static int bad(char *why, size_t len, const char *fmt, ...)
+#define ACTION_BAD "is none of keep, turn-off, none"
+
+/* workloads[i].metrics[k]: is it the wall metric? */
+static const struct json_field name_field[] = {
+	{ .key = "name", .type = JF_STRREF, .size = sizeof(const char *), .flags = JF_LOOSE },
+	{ 0 }
+};
+
+/* the wall metric's estimate (null: none) and interval (null or missing: none) */
+static const struct json_field wall_fields[] = {
+	{ .key = "estimate", .type = JF_DOUBLE, JF_AT(struct status_canary_workload, estimate),
+	  .flags = JF_REQUIRED | JF_NULLABLE },
+	{ .key = "lo", .type = JF_DOUBLE, JF_AT(struct status_canary_workload, lo) },
+	{ .key = "hi", .type = JF_DOUBLE, JF_AT(struct status_canary_workload, hi) },
+	{ 0 }
+};
+
+static const struct json_field workload_fields[] = {
+	{ .key = "scenario", .type = JF_STRING, JF_AT(struct status_canary_workload, scenario),
+	  .flags = JF_REQUIRED | JF_NONEMPTY, .bad = "is not a scenario name" },
+	{ .key = "delta", .type = JF_DOUBLE, JF_AT(struct status_canary_workload, delta),
+	  .flags = JF_REQUIRED, .bad = "is not a number" },
+	{ 0 }
+};
+
+static const struct json_field metrics_field[] = {
+	{ .key = "metrics", .type = JF_ARRAY, .size = sizeof(struct json_object *),
+	  .flags = JF_REQUIRED, .bad = "is not an array" },
+	{ 0 }
+};
+
+/* The wall time metric of workloads[@i] into @c->w[@i]. */
+static int read_workload(struct json_read *rd, struct json_object *o, size_t i, void *ctx)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -EBADMSG;
-}
-
-/* @o.@key as a string (NULL if missing, null or not a string). */
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/*
- * @o.@key as a number into *@out: NaN for null (or missing, if @may_miss).
- * false if it is something else.
- */
-static bool get_num(struct json_object *o, const char *key, bool may_miss, double *out)
-{
-	struct json_object *v;
-	bool have = json_object_object_get_ex(o, key, &v);
-
-	*out = NAN;
-	if (!have)
-		return may_miss;
-	if (!v)
-		return true;
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return false;
-	*out = json_object_get_double(v);
-	return isfinite(*out);
-}
-
-/* The wall time metric of workloads[@i] into @cw. */
-static int read_workload(struct json_object *o, size_t i, struct status_canary_workload *cw,
-			 char *why, size_t len)
-{
-	const char *scenario = get_str(o, "scenario");
+	const char *wall = canary_metrics[CM_WALL].name;
+	struct status_canary *c = ctx;
+	struct status_canary_workload *cw = &c->w[i];
 	struct json_object *metrics, *m = NULL;
+	int err = json_read_object(rd, o, workload_fields, cw);
 
-	if (!scenario || !*scenario || strlen(scenario) >= sizeof(cw->scenario))
-		return bad(why, len, "workloads[%zu].scenario is not a scenario name", i);
-	snprintf(cw->scenario, sizeof(cw->scenario), "%s", scenario);
-	if (!get_num(o, "delta", false, &cw->delta) || isnan(cw->delta))
-		return bad(why, len, "workloads[%zu].delta is not a number", i);
-	if (!json_object_object_get_ex(o, "metrics", &metrics) ||
-	    !json_object_is_type(metrics, json_type_array))
-		return bad(why, len, "workloads[%zu].metrics is not an array", i);
+	if (!err)
+		err = json_read_object(rd, o, metrics_field, &metrics);
+	if (err)
+		return err;
 	for (size_t k = 0; k < json_object_array_length(metrics) && !m; k++) {
 		struct json_object *e = json_object_array_get_idx(metrics, k);
-		const char *name = json_object_is_type(e, json_type_object) ?
-				   get_str(e, "name") : NULL;
+		const char *name = NULL;
 
-		if (name && !strcmp(name, canary_metrics[CM_WALL].name))
+		if (json_object_is_type(e, json_type_object) &&
+		    !json_read_object(rd, e, name_field, &name) && name && !strcmp(name, wall))
 			m = e;
 	}
 	if (!m)
-		return bad(why, len, "workloads[%zu] has no %s metric", i,
-			   canary_metrics[CM_WALL].name);
-	if (!get_num(m, "estimate", false, &cw->estimate) ||
-	    !get_num(m, "lo", true, &cw->lo) || !get_num(m, "hi", true, &cw->hi))
-		return bad(why, len, "workloads[%zu]: the %s estimate or its interval is not a number",
-			   i, canary_metrics[CM_WALL].name);
+		return json_read_bad(rd, "has no %s metric", wall);
+	cw->estimate = cw->lo = cw->hi = NAN;
+	if (json_read_object(rd, m, wall_fields, cw))
+		return json_read_fail(rd, "%s: the %s estimate or its interval is not a number",
+				      json_read_path(rd), wall);
+	for (size_t k = 0; k < i; k++)	/* the canary refuses that */
+		if (!strcmp(c->w[k].scenario, cw->scenario))
+			return json_read_fail(rd, "%s: scenario '%s' twice", json_read_path(rd),
+					      cw->scenario);
+	c->nr_workloads++;
 	return 0;
 }
 
-static int read_decision(struct json_object *doc, struct status_canary *c,
-			 char *why, size_t len)
+/* member: the whole report */
+static int read_workloads(struct json_read *rd, struct json_object *arr, void *member)
 {
-	struct json_object *d, *acted;
-	const char *action;
+	size_t n = json_object_array_length(arr);
 
-	if (!json_object_object_get_ex(doc, "decision", &d) ||
-	    !json_object_is_type(d, json_type_object))
-		return bad(why, len, "decision is not an object");
-	action = get_str(d, "action");
-	if (!action || (strcmp(action, "keep") && strcmp(action, "turn-off") &&
-			strcmp(action, "none")))
-		return bad(why, len, "decision.action is none of keep, turn-off, none");
+	if (n > CANARY_MAX_WORKLOADS)
+		return json_read_fail(rd, "%zu workloads, a canary runs at most %d", n,
+				      CANARY_MAX_WORKLOADS);
+	return json_read_array(rd, arr, read_workload, member);
+}
+
+static int read_action(struct json_read *rd, struct json_object *v, void *member)
+{
+	struct status_canary *c = member;
+	const char *action = json_object_get_string(v);
+
+	if (strcmp(action, "keep") && strcmp(action, "turn-off") && strcmp(action, "none"))
+		return json_read_bad(rd, ACTION_BAD);
 	snprintf(c->action, sizeof(c->action), "%s", action);
-	if (!json_object_object_get_ex(d, "acted", &acted) ||
-	    !json_object_is_type(acted, json_type_boolean))
-		return bad(why, len, "decision.acted is not true or false");
-	c->acted = json_object_get_boolean(acted);
 	return 0;
 }
 
-static int read_doc(struct json_object *doc, const struct feature *f,
-		    struct status_canary *c, char *why, size_t len)
-{
-	struct json_object *v, *arr;
-	const char *s;
-	int err;
-	size_t n;
+static const struct json_field decision_fields[] = {
+	{ .key = "action", .type = JF_STRREF, .offset = 0, .flags = JF_REQUIRED | JF_LOOSE,
+	  .cb = read_action, .bad = ACTION_BAD },
+	{ .key = "acted", .type = JF_BOOL, JF_AT(struct status_canary, acted),
+	  .flags = JF_REQUIRED, .bad = "is not true or false" },
+	{ 0 }
+};
 
-	if (!json_object_is_type(doc, json_type_object))
-		return bad(why, len, "not a JSON object");
-	s = get_str(doc, "schema");
-	if (!s || strcmp(s, CANARY_SCHEMA))
-		return bad(why, len, "schema is %s%s%s, not '%s'", s ? "'" : "", s ? s : "missing",
-			   s ? "'" : "", CANARY_SCHEMA);
-	s = get_str(doc, "feature");
-	if (!s || strcmp(s, f->name))
-		return bad(why, len, "its feature is %s%s%s, not '%s' as its name says",
-			   s ? "'" : "", s ? s : "missing", s ? "'" : "", f->name);
-	s = get_str(doc, "verdict");
-	if (!s || (strcmp(s, "PASS") && strcmp(s, "REGRESS") && strcmp(s, "UNKNOWN")))
-		return bad(why, len, "verdict is none of PASS, REGRESS, UNKNOWN");
-	snprintf(c->verdict, sizeof(c->verdict), "%s", s);
-	if (!json_object_object_get_ex(doc, "pairs", &v) || !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) < 0 || json_object_get_int64(v) > 1000000)
-		return bad(why, len, "pairs is not a count");
-	c->pairs = (unsigned int)json_object_get_int64(v);
-	c->aa = json_object_object_get_ex(doc, "aa", &v) &&
-		json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
-	err = read_decision(doc, c, why, len);
+/* What follows the schema, the feature and the verdict. */
+static const struct json_field report_fields[] = {
+	{ .key = "pairs", .type = JF_UINT, JF_AT(struct status_canary, pairs),
+	  .flags = JF_REQUIRED | JF_RANGE, .min = 0, .max = 1000000, .bad = "is not a count" },
+	{ .key = "aa", .type = JF_BOOL, JF_AT(struct status_canary, aa), .flags = JF_LOOSE },
+	{ .key = "decision", .type = JF_OBJECT, .offset = 0, .flags = JF_REQUIRED,
+	  .sub = decision_fields, .bad = "is not an object" },
+	{ .key = "workloads", .type = JF_ARRAY, .offset = 0, .flags = JF_REQUIRED,
+	  .cb = read_workloads, .bad = "is not an array" },
+	{ 0 }
+};
+
+struct report_head {
+	const char *schema, *feature, *verdict;
+};
+
+static const struct json_field head_fields[] = {
+	{ .key = "schema", .type = JF_STRREF, JF_AT(struct report_head, schema), .flags = JF_LOOSE },
+	{ .key = "feature", .type = JF_STRREF, JF_AT(struct report_head, feature),
+	  .flags = JF_LOOSE },
+	{ .key = "verdict", .type = JF_STRREF, JF_AT(struct report_head, verdict),
+	  .flags = JF_LOOSE },
+	{ 0 }
+};
+
+static int read_doc(struct json_read *rd, struct json_object *doc, const struct feature *f,
+		    struct status_canary *c)
+{
+	struct report_head h = { 0 };
+	const char *s;
+	int err = json_read_object(rd, doc, head_fields, &h);
+
 	if (err)
 		return err;
-	if (!json_object_object_get_ex(doc, "workloads", &arr) ||
-	    !json_object_is_type(arr, json_type_array))
-		return bad(why, len, "workloads is not an array");
-	n = json_object_array_length(arr);
-	if (n > CANARY_MAX_WORKLOADS)
-		return bad(why, len, "%zu workloads, a canary runs at most %d", n,
-			   CANARY_MAX_WORKLOADS);
-	for (size_t i = 0; i < n; i++) {
-		v = json_object_array_get_idx(arr, i);
-		if (!json_object_is_type(v, json_type_object))
-			return bad(why, len, "workloads[%zu] is not an object", i);
-		err = read_workload(v, i, &c->w[i], why, len);
-		if (err)
-			return err;
-		for (size_t k = 0; k < i; k++)	/* the canary refuses that */
-			if (!strcmp(c->w[k].scenario, c->w[i].scenario))
-				return bad(why, len, "workloads[%zu]: scenario '%s' twice", i,
-					   c->w[i].scenario);
-		c->nr_workloads++;
-	}
-	return 0;
+	s = h.schema;
+	if (!s || strcmp(s, CANARY_SCHEMA))
+		return json_read_fail(rd, "schema is %s%s%s, not '%s'", s ? "'" : "",
+				      s ? s : "missing", s ? "'" : "", CANARY_SCHEMA);
+	s = h.feature;
+	if (!s || strcmp(s, f->name))
+		return json_read_fail(rd, "its feature is %s%s%s, not '%s' as its name says",
+				      s ? "'" : "", s ? s : "missing", s ? "'" : "", f->name);
+	s = h.verdict;
+	if (!s || (strcmp(s, "PASS") && strcmp(s, "REGRESS") && strcmp(s, "UNKNOWN")))
+		return json_read_fail(rd, "verdict is none of PASS, REGRESS, UNKNOWN");
+	snprintf(c->verdict, sizeof(c->verdict), "%s", s);
+	c->aa = false;
+	return json_read_object(rd, doc, report_fields, c);
 }
 
 int status_canary_read(const char *path, const struct feature *f,
 		       struct status_canary *c, char *why, size_t len)
 {
-	enum json_tokener_error jerr;
 	struct json_object *doc;
-	char *text;
+	struct json_read rd;
 	int err;
 
-	snprintf(why, len, "%s", "");
 	c->nr_workloads = 0;
-	text = malloc(STATUS_CANARY_MAX_BYTES + 1);
-	if (!text)
-		return -ENOMEM;
-	err = read_small_file(path, text, STATUS_CANARY_MAX_BYTES + 1);
-	if (err == -EBADMSG)
-		err = bad(why, len, "larger than %d bytes, or holds a NUL byte",
-			  STATUS_CANARY_MAX_BYTES);
-	else if (!err && !text[strspn(text, " \t\r\n")])
-		err = bad(why, len, "empty");
-	if (err) {
-		free(text);
+	json_read_init(&rd, why, len, NULL);
+	err = json_read_file(&rd, path, STATUS_CANARY_MAX_BYTES, &doc);
+	if (err)
 		return err;
-	}
-	doc = json_tokener_parse_verbose(text, &jerr);
-	free(text);
-	if (!doc)
-		return bad(why, len, "not JSON: %s", json_tokener_error_desc(jerr));
-	err = read_doc(doc, f, c, why, len);
+	err = read_doc(&rd, doc, f, c);
 	json_object_put(doc);
 	return err;
 }

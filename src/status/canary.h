@@ -2,8 +2,8 @@
 /*
  * The canaries of `rafleet status`: for each feature, the latest report
  * `rafleet canary` kept in STATEDIR/canary/FEATURE-TIME.json (TIME as
- * 20261130T214501Z, UTC; docs/canary-json.md), read with json-c.  Only
- * what a fleet looks at is kept: verdict, pairs, decision, and each
+ * 20261130T214501Z, UTC; docs/canary-json.md), read by lib/jsonread.h
+ * tables.  Only what a fleet looks at is kept: verdict, pairs, decision, and each
  * workload's judged metric (wall time).  The latest report is the one
  * whose name has the latest TIME; one that cannot be used is a warning
  * and its feature has no canary (an older report is not taken instead:

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,116 +13,98 @@
 
 #include "lib/atomicfile.h"
 #include "lib/json.h"
+#include "lib/jsonread.h"
 
-static const char *get_str(struct json_object *o, const char *key)
+/* Every fault is "not a rafleet-tune-state/1 file", so no field has words of its own. */
+static const struct json_field entry_fields[] = {
+	{ .key = "device", .type = JF_STRING, JF_AT(struct tune_saved, name),
+	  .flags = JF_REQUIRED | JF_NONEMPTY },
+	{ .key = "old_read_ahead_kb", .type = JF_UINT, JF_AT(struct tune_saved, old_kb),
+	  .flags = JF_REQUIRED },
+	{ .key = "set_read_ahead_kb", .type = JF_UINT, JF_AT(struct tune_saved, set_kb),
+	  .flags = JF_REQUIRED },
+	{ .key = "rule", .type = JF_STRING, JF_AT(struct tune_saved, rule), .flags = JF_REQUIRED },
+	{ .key = "time", .type = JF_INT, JF_AT(struct tune_saved, time),
+	  .flags = JF_REQUIRED | JF_RANGE, .min = 0, .max = INT64_MAX },
+	{ .key = "diskseq", .type = JF_UINT, JF_AT(struct tune_saved, diskseq),
+	  .flags = JF_SEEN, .seen = offsetof(struct tune_saved, have_diskseq) },
+	{ 0 }
+};
+
+static int parse_entry(struct json_read *rd, struct json_object *o, size_t i, void *ctx)
 {
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* a non-negative integer member; false if missing or of another type */
-static bool get_u64(struct json_object *o, const char *key, uint64_t *out)
-{
-	struct json_object *v;
-	int64_t x;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return false;
-	x = json_object_get_int64(v);
-	if (x < 0)
-		return false;
-	*out = (uint64_t)x;
-	return true;
-}
-
-static bool copy(char *dst, size_t len, const char *src)
-{
-	return src && (size_t)snprintf(dst, len, "%s", src) < len;
-}
-
-static int parse_entry(struct json_object *o, struct tune_saved *e)
-{
-	struct json_object *v;
-	uint64_t t;
+	struct tune_state *s = ctx;
+	struct tune_saved *e = &s->dev[i];
+	int ret;
 
 	memset(e, 0, sizeof(*e));
-	if (!json_object_is_type(o, json_type_object) ||
-	    !copy(e->name, sizeof(e->name), get_str(o, "device")) ||
-	    !e->name[0] || strchr(e->name, '/') ||
-	    !get_u64(o, "old_read_ahead_kb", &e->old_kb) ||
-	    !get_u64(o, "set_read_ahead_kb", &e->set_kb) ||
-	    !copy(e->rule, sizeof(e->rule), get_str(o, "rule")) ||
-	    !get_u64(o, "time", &t))
-		return -EBADMSG;
-	e->time = (int64_t)t;
-	if (json_object_object_get_ex(o, "diskseq", &v) && !json_object_is_type(v, json_type_null)) {
-		if (!get_u64(o, "diskseq", &e->diskseq))
-			return -EBADMSG;
-		e->have_diskseq = true;
-	}
-	return 0;
+	ret = json_read_object(rd, o, entry_fields, e);
+	if (!ret && strchr(e->name, '/'))
+		ret = json_read_bad(rd, "is the device '%s', not a name", e->name);
+	if (!ret)
+		s->nr++;
+	return ret;
 }
 
-static int parse(struct json_object *root, const char *boot_id,
+struct tune_doc {
+	const char *schema, *boot;
+	struct json_object *devices;
+};
+
+static const struct json_field doc_fields[] = {
+	{ .key = "schema", .type = JF_STRREF, JF_AT(struct tune_doc, schema),
+	  .flags = JF_REQUIRED },
+	{ .key = "boot_id", .type = JF_STRREF, JF_AT(struct tune_doc, boot), .flags = JF_LOOSE },
+	{ .key = "devices", .type = JF_ARRAY, JF_AT(struct tune_doc, devices),
+	  .flags = JF_REQUIRED },
+	{ 0 }
+};
+
+static int parse(struct json_read *rd, struct json_object *root, const char *boot_id,
 		 struct tune_state *s)
 {
-	struct json_object *arr;
-	const char *schema, *boot;
+	struct tune_doc d = { 0 };
 	size_t n;
-	bool other_boot;
+	int ret = json_read_object(rd, root, doc_fields, &d);
 
-	schema = get_str(root, "schema");
-	if (!schema || strcmp(schema, TUNE_STATE_SCHEMA))
+	if (ret)
+		return ret;
+	if (strcmp(d.schema, TUNE_STATE_SCHEMA))
 		return -EBADMSG;
-	boot = get_str(root, "boot_id");
-	if (!json_object_object_get_ex(root, "devices", &arr) ||
-	    !json_object_is_type(arr, json_type_array))
-		return -EBADMSG;
-	n = json_object_array_length(arr);
-	other_boot = boot && boot[0] && boot_id[0] && strcmp(boot, boot_id);
-	if (other_boot) {
-		s->dropped = n;
+	n = json_object_array_length(d.devices);
+	if (d.boot && d.boot[0] && boot_id[0] && strcmp(d.boot, boot_id)) {
+		s->dropped = n;		/* of another boot */
 		return 0;
 	}
 	s->dev = calloc(n ? n : 1, sizeof(*s->dev));
 	if (!s->dev)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		int ret = parse_entry(json_object_array_get_idx(arr, i), &s->dev[i]);
-
-		if (ret)
-			return ret;
-		s->nr++;
-	}
-	return 0;
+	return json_read_array(rd, d.devices, parse_entry, s);
 }
 
 int tune_state_load(const char *path, const char *boot_id,
 		    struct tune_state *s, char *err, size_t errlen)
 {
 	struct json_object *root;
+	struct json_read rd;
+	char why[256];
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->boot_id, sizeof(s->boot_id), "%s", boot_id ? boot_id : "");
-	if (access(path, F_OK)) {
-		if (errno == ENOENT)
-			return 0;
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	json_read_init(&rd, why, sizeof(why), NULL);
+	ret = json_read_file(&rd, path, JSON_FILE_MAX_BYTES, &root);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret == -EBADMSG) {
+		snprintf(err, errlen, "%s: not JSON; move it away to start afresh", path);
 		return ret;
 	}
-	root = json_object_from_file(path);
-	if (!root) {
-		snprintf(err, errlen, "%s: not JSON; move it away to start afresh", path);
-		return -EBADMSG;
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
 	}
-	ret = parse(root, s->boot_id, s);
+	ret = parse(&rd, root, s->boot_id, s);
 	json_object_put(root);
 	if (ret) {
 		tune_state_free(s);

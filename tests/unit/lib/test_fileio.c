@@ -3,11 +3,13 @@
  * fileio: read_small_file() takes a file that exactly fills the buffer and
  * refuses one byte more; read_whole_file() reads a file bigger than its
  * first buffer, refuses one over its limit (-EFBIG) and one with a NUL
- * byte (-EBADMSG), and leaves nothing allocated on error.
+ * byte (-EBADMSG), and leaves nothing allocated on error; read_whole_fd()
+ * reads an open file from where it is.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fakefs.h"
 #include "lib/fileio.h"
@@ -56,6 +58,19 @@ int main(void)
 	}
 	is_i64(read_whole_file(path, 10, &out, NULL), -EBADMSG, "read_whole_file: a NUL byte: -EBADMSG");
 	ok(!out, "  and nothing returned");
+	{
+		FILE *f = tmpfile();
+
+		fputs("written by a child", f);
+		fflush(f);
+		lseek(fileno(f), 8, SEEK_SET);
+		ok(!read_whole_fd(fileno(f), 100, &out, &len) && out && !strcmp(out, "by a child") &&
+		   len == 10, "read_whole_fd: from where the file is to its end ('%s')", out ? out : "");
+		free(out);
+		lseek(fileno(f), 0, SEEK_SET);
+		is_i64(read_whole_fd(fileno(f), 5, &out, NULL), -EFBIG, "read_whole_fd: over its limit: -EFBIG");
+		fclose(f);
+	}
 	free(big);
 	fakefs_rm_tree(dir);
 	return tap_done();

@@ -132,6 +132,19 @@ static void test_corrupt(void)
 		"pending.args[0] is not a string", "a pending argument that is a number");
 	corrupt("{\"schema\": \"rafleet-state/1\", \"phase\": \"idle\", \"trial_kernel\": {\"image\": \"x\"}}",
 		"trial_kernel.release is missing", "a trial kernel without release");
+	{	/* status prints it after "cannot be used: " (test_rollout_cli) */
+		struct state s;
+		char why[256];
+
+		fakefs_put(dir, "state.json", "{\"schema\": \"rafleet-state/1\", \"phase\": \"sideways\"}");
+		state_load(&s, path, why, sizeof(why));
+		ok(!strncmp(why, "phase 'sideways' is none of", 27),
+		   "an unknown phase: the message begins with the phase ('%s')", why);
+		fakefs_put(dir, "state.json", "{\"schema\": \"x\"}");
+		state_load(&s, path, why, sizeof(why));
+		ok(!strncmp(why, "schema is 'x', not 'rafleet-state/1'", 36),
+		   "another schema: the message begins with the schema ('%s')", why);
+	}
 }
 
 static void test_history_cap(void)
