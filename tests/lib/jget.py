@@ -10,8 +10,9 @@
 #                            false and null as JSON writes them; an object
 #                            or array as compact JSON.
 #   jget.py -e EXPR [FILE]   print(EXPR), a Python expression over d, the
-#                            document, for what a path cannot say (a list
-#                            made from many fields, a comparison).
+#                            document (and the json module), for what a
+#                            path cannot say (a list made from many
+#                            fields, a comparison).
 #
 # Exit 0; 1 if PATH is not in the document (saying which part is missing
 # and what was there instead); 2 if the input is not JSON or the usage is
@@ -63,7 +64,7 @@ def main(argv):
     except (OSError, ValueError) as e:
         fail(2, "%s: %s" % (name or "stdin", e))
     if expr:
-        print(eval(args[0], {"d": d}))
+        print(eval(args[0], {"d": d, "json": json}))
         return
     v = walk(d, args[0])
     print(v if isinstance(v, str) else json.dumps(v, separators=(",", ":")))
