@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tap.sh: the TAP of the test scripts, sourced (POSIX sh: the booted
 # nodes' checks source it too, from /usr/local/libexec/rafleet-tap.sh).
 #
