@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # tap.sh: the TAP of the test scripts, sourced (POSIX sh: the booted
-# nodes' checks source it too, from /usr/local/libexec/rafleet-tap.sh).
+# nodes' checks source it too, from /usr/local/libexec/rafleet-tap/).
 #
 #   ok STATUS DESC        "ok N - DESC" if STATUS is 0, else "not ok N - DESC"
 #   skip DESC REASON      "ok N - DESC # SKIP REASON": not run, not failed
