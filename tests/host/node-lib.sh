@@ -254,6 +254,7 @@ node_dnf_base() {
 boot_entry_default() {
 	local img=$1 dir=$2 bin json line
 	bin=${RAFLEET:-$(dirname "${BASH_SOURCE[0]}")/../../out/gcc/rafleet}
+	[ -x "$bin" ] || { echo "boot_entry_default: no rafleet at $bin (set RAFLEET)" >&2; return 1; }
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	debugfs -R "rdump /boot $dir" "$img" > /dev/null 2>&1 || return 1
