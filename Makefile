@@ -285,8 +285,8 @@ check:
 # (the watchdog), wedge (the deadline), lose their network (the health
 # gate), a promote killed then a reset, a demotion: each back on the
 # previous kernel by itself (about 20 min).
-trial-failures: packages
-	tests/host/test_trial_failures $(RAFLEET_CACHE) out/repo
+trial-failures: packages tools
+	RAFLEET=$(OUT)/rafleet tests/host/test_trial_failures $(RAFLEET_CACHE) out/repo
 
 # ci: .ci/run, make check in a fresh minimal bookworm root where
 # scripts/install-deps installs everything (scripts/fresh-root).
@@ -297,7 +297,7 @@ ci:
 # with an injected regression, one whose trial kernel panics
 # (tests/host/test_fleet; `make check` runs it).
 fleet: packages tools
-	tests/host/test_fleet $(RAFLEET_CACHE) out/repo $(OUT)/guest/ra_inject
+	RAFLEET=$(OUT)/rafleet tests/host/test_fleet $(RAFLEET_CACHE) out/repo $(OUT)/guest/ra_inject
 
 # What a running `rafleet guard` costs the workloads it watches: bench
 # times with and without it (a report, not a test; root).

@@ -97,21 +97,13 @@ int boot_default_get(struct boot_default *d, char *why, size_t len)
 		snprintf(why, len, "%s: default %s: an EFI variable chooses the default, and it is not read here",
 			 BOOT_LOADER_CONF, b.default_pattern);
 		err = -EOPNOTSUPP;
-	} else if (b.default_pattern) {
-		e = b.default_entry;
-		if (!e) {
+	} else if (!(e = b.default_entry)) {
+		if (b.default_pattern)
 			snprintf(why, len, "%s: default %s matches no bootable entry of %s",
 				 BOOT_LOADER_CONF, b.default_pattern, BOOT_ENTRIES_DIR);
-			err = -ENOENT;
-		}
-	} else {
-		for (size_t i = 0; i < b.nr_entries && !e; i++)
-			if (b.entries[i].bootable)
-				e = &b.entries[i];
-		if (!e) {
+		else
 			snprintf(why, len, "no grubby, and no bootable entry in %s", BOOT_ENTRIES_DIR);
-			err = -ENOENT;
-		}
+		err = -ENOENT;
 	}
 	if (e) {
 		snprintf(d->entry, sizeof(d->entry), "%s", e->id);

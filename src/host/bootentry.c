@@ -357,13 +357,21 @@ bool boot_pattern_matches(const char *pattern, const char *id)
 	return !fnmatch(pattern, conf, FNM_CASEFOLD);
 }
 
-/* The first entry of the menu that the pattern selects, as systemd-boot. */
+/*
+ * The first bootable entry of the menu that the pattern selects, as
+ * systemd-boot; with no default line, the first bootable entry of the menu,
+ * which systemd-boot boots then.
+ */
 static void select_default(struct boot_loader *b, struct warnings *w)
 {
 	const char *p = b->default_pattern;
 
-	if (!p)
+	if (!p) {
+		for (size_t i = 0; i < b->nr_entries && !b->default_entry; i++)
+			if (b->entries[i].bootable)
+				b->default_entry = &b->entries[i];
 		return;
+	}
 	if (p[0] == '@') {
 		warn_add(w, "%s: default %s: chosen from an EFI variable at boot, not known from files",
 			 BOOT_LOADER_CONF, p);

@@ -32,7 +32,12 @@ struct boot_loader {
 	struct boot_entry *entries;	/* in systemd-boot's menu order */
 	size_t nr_entries;
 	char *default_pattern;	/* loader.conf's "default", NULL if none */
-	struct boot_entry *default_entry;	/* NULL if none matches */
+	/*
+	 * The first bootable entry in menu order that default_pattern
+	 * matches, or with no default line the first bootable entry (what
+	 * systemd-boot boots); NULL if none.
+	 */
+	struct boot_entry *default_entry;
 };
 
 /*

@@ -270,9 +270,12 @@ static void boot_table(FILE *f, const struct status *st)
 			e->id, e->version ? e->version : "-", e->title ? e->title : "-",
 			e->bootable ? "" : "  (not bootable)");
 	}
-	if (b->default_entry)
+	if (b->default_entry && b->default_pattern)
 		fprintf(f, "default entry: %s (default %s in %s)\n",
 			b->default_entry->id, b->default_pattern, BOOT_LOADER_CONF);
+	else if (b->default_entry)
+		fprintf(f, "default entry: %s (no default line in %s: the first of the menu)\n",
+			b->default_entry->id, BOOT_LOADER_CONF);
 	else if (b->default_pattern)
 		fprintf(f, "default entry: none (default %s in %s matches no bootable entry)\n",
 			b->default_pattern, BOOT_LOADER_CONF);

@@ -5,9 +5,9 @@
 # (machine id, kernel command line, boot loader entries, dracut), into
 # which the packages are installed with dnf or dpkg exactly as on a host.
 
-# TAP
-n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+# TAP (ok, skip, done_testing, jget) and what the node tests add
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
 check() { local desc=$1; shift; "$@" > /dev/null; ok $? "$desc"; }
 # run a command; on failure, fail with its output's tail shown
 run_ok() {	# DESCRIPTION CMD...
@@ -242,32 +242,34 @@ node_dnf_base() {
 	run_ok "dnf installs the node base into the node root" dnf_node install "$d/rafleet-node-base.rpm"
 }
 
-# boot_entry_default IMAGE: the boot loader entry a systemd-boot would start
-# from the ext4 root filesystem IMAGE (read with debugfs, not mounted): the
-# entry file that loader.conf's "default" glob names, else the last entry
-# in version order.  Prints "LINUX INITRD OPTIONS" of that entry.
+# boot_entry_default IMAGE DIR: the boot loader entry a systemd-boot would
+# start from the ext4 root filesystem IMAGE (read with debugfs, not
+# mounted), as rafleet itself finds it (src/host/bootentry.c): its /boot
+# copied to DIR/boot and read by `rafleet status --json` with DIR as its
+# root; loader.default_entry is the first bootable entry in systemd-boot's
+# menu order that loader.conf's "default" glob matches, or with no default
+# line the first bootable entry.  Prints "LINUX INITRD OPTIONS" of that
+# entry; 1 if there is none.  The rafleet run is $RAFLEET, else the tree's
+# out/gcc/rafleet.
 boot_entry_default() {
-	local img=$1 pat e best=
-	pat=$(debugfs -R "cat /boot/loader/loader.conf" "$img" 2>/dev/null |
-		awk '$1 == "default" { print $2; exit }')
-	for e in $(debugfs -R "ls /boot/loader/entries" "$img" 2>/dev/null |
-		   tr -s ' \t' '\n' | grep '\.conf$' | sort -V); do
-		# shellcheck disable=SC2053
-		if [ -n "$pat" ] && [[ $e == $pat ]]; then best=$e; break; fi
-		[ -z "$pat" ] && best=$e
-	done
-	[ -n "$best" ] || return 1
-	debugfs -R "cat /boot/loader/entries/$best" "$img" 2>/dev/null | awk '
-		$1 == "linux" { l = $2 } $1 == "initrd" { i = $2 }
-		$1 == "options" { sub(/^options[ \t]+/, ""); o = $0 }
-		END { if (l == "") exit 1; print l, i, o }'
+	local img=$1 dir=$2 bin json line
+	bin=${RAFLEET:-$(dirname "${BASH_SOURCE[0]}")/../../out/gcc/rafleet}
+	[ -x "$bin" ] || { echo "boot_entry_default: no rafleet at $bin (set RAFLEET)" >&2; return 1; }
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	debugfs -R "rdump /boot $dir" "$img" > /dev/null 2>&1 || return 1
+	json=$(RAFLEET_ROOT=$dir RAFLEET_PROCSYS=$dir/none "$bin" status --json 2> /dev/null) || return 1
+	line=$(jeval "$json" '"\n".join("%s %s %s" % (e["linux"], (e["initrd"] + [""])[0], e["options"] or "")
+		for e in d["boot_entries"] if e["default"] and e["linux"])')
+	[ -n "$line" ] || return 1
+	echo "$line"
 }
 
 # node_start IMG PREFIX TIMEOUT QEMU_ARGS...: one start of the node on
 # IMG, as its firmware and boot loader would boot it: the entry that the
-# disk's /boot/loader/loader.conf selects (read with debugfs before the
-# start, never while QEMU runs; its kernel and initrd to PREFIX.kernel and
-# PREFIX.initrd), in QEMU (tests/vm/guest-status qemu_tcg: TCG, -no-reboot,
+# disk's /boot/loader/loader.conf selects (boot_entry_default, its copy of
+# /boot in PREFIX.esp; read with debugfs before the start, never while
+# QEMU runs; its kernel and initrd to PREFIX.kernel and PREFIX.initrd), in QEMU (tests/vm/guest-status qemu_tcg: TCG, -no-reboot,
 # the i6300esb watchdog) for at most TIMEOUT s, with QEMU_ARGS (serial
 # ports, NIC) added.  QEMU's exit status; 125 when the disk has no
 # default entry.
@@ -276,7 +278,7 @@ node_start() {
 	shift 3
 	# shellcheck source=tests/vm/guest-status
 	. "$(dirname "${BASH_SOURCE[0]}")/../vm/guest-status"
-	if ! read -r linux initrd options < <(boot_entry_default "$img"); then
+	if ! read -r linux initrd options < <(boot_entry_default "$img" "$p.esp"); then
 		echo "# no default boot entry on $img"
 		return 125
 	fi

@@ -2,8 +2,9 @@
 # (tests/host/rollout/rafleet-rollout-step, tests/host/trial/rafleet-trial-step),
 # sourced inside the node.  TAP on stdout (ttyS1); the caller sets
 # t=/var/lib/rafleet-test and the releases (vanilla=, patched=).
-n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+# ok, jget: tests/lib/tap.sh, installed beside this file by the test
+# shellcheck source=tests/lib/tap.sh
+. /usr/local/libexec/rafleet-tap/tap.sh
 say() { printf '%s\n' "$*" | sed 's/^/# /'; }
 # before this boot ends: if a check failed, the journal's tail says why
 journal_tail() {

@@ -3,7 +3,8 @@
  * bootentry: Boot Loader Specification entries and loader.conf's default in
  * a fake root, read as systemd-boot reads them: the keys of an entry, the
  * menu order (newest first, no tries left last), a glob default selecting
- * the first bootable entry it matches, and warnings, not failures, for an
+ * the first bootable entry it matches (with no default line, the first
+ * bootable entry of the menu), and warnings, not failures, for an
  * entry with nothing to boot or a kernel that is not there.
  */
 #include <errno.h>
@@ -220,7 +221,17 @@ static void test_default(void)
 
 	put("boot/loader/loader.conf", "timeout 5\n");
 	load(&b, &w);
-	ok(!b.default_pattern && !b.default_entry, "loader.conf without a default line: none");
+	ok(!b.default_pattern, "loader.conf without a default line: no pattern");
+	is_str(default_id(&b), "rafleet-7.10",
+	       "  and the default is the first bootable entry of the menu, as systemd-boot boots it");
+	done(&b, &w);
+
+	put("boot/loader/entries/rafleet-7.10.conf", "title R 7.10\nversion 7.10\n");
+	put("boot/loader/entries/rafleet-7.9.conf", "title R 7.9\nversion 7.9\n");
+	put("boot/loader/entries/debian-6.1.conf", "title Debian\n");
+	load(&b, &w);
+	is_str(default_id(&b), "rafleet-7.11",
+	       "no default line, the first four of the menu unbootable: the first bootable one, the last");
 	done(&b, &w);
 
 	put("boot/loader/loader.conf", "default @saved\n");
