@@ -82,7 +82,7 @@ GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
-.PHONY: all deps sources kernel tools layers FORCE install packages rpm deb repo \
+.PHONY: all deps sources kernel tools layers install packages rpm deb repo \
 	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet trial-failures check ci clean help
 
 all: packages
@@ -123,6 +123,8 @@ $(OUT)/lib/lib%.a: $$(call layer_objs,$$*) $(OUT)/lib/lib%.list
 	@rm -f $@
 	$(AR) rcs $@ $(filter %.o,$^)
 
+# a target with no recipe and no file, so always remade (GNU make's FORCE;
+# not .PHONY, which is the user's targets, each in `make help`)
 FORCE:
 
 $(OUT)/rafleet: $(OUT)/obj/main.o $(ARCHIVES)
