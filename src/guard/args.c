@@ -4,29 +4,13 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "lib/parsenum.h"
 
 /* The message in @a->error (an array); -EINVAL. */
 #define bad(a, ...) parse_bad((a)->error, sizeof((a)->error), __VA_ARGS__)
-
-/* A positive decimal number such as "4" or "0.5", at most @max. */
-static int parse_positive(const char *s, double max, double *out)
-{
-	char *end;
-
-	if (!s || ((*s < '0' || *s > '9') && *s != '.'))
-		return -EINVAL;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || *end || !isfinite(*out) || *out <= 0 || *out > max)
-		return -EINVAL;
-	return 0;
-}
 
 static void defaults(struct guard_args *a)
 {
