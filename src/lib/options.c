@@ -128,11 +128,11 @@ static int bad_option(const struct option_spec *spec, int n, int argc, char **ar
 
 	if (missing && o) {
 		option_name(o, as_long, name, sizeof(name));
-		return parse_bad(error, len, "option '%s' needs a value", name);
+		return parse_bad(error, len, "option '%s' wants an argument", name);
 	}
 	if (as_long && o && strchr(last, '=')) {
 		option_name(o, true, name, sizeof(name));
-		return parse_bad(error, len, "option '%s' takes no value", name);
+		return parse_bad(error, len, "option '%s' takes no value: '%s'", name, last);
 	}
 	if (as_long && (!optopt || optopt >= LONG_ONLY))
 		return parse_bad(error, len, "unknown option '%s'", last);

@@ -8,7 +8,8 @@
  * the same rows, so the two cannot disagree.
  *
  *	unknown option '--frob'			(or '-x')
- *	option '--window' needs a value		(or '-w')
+ *	option '--window' wants an argument		(or '-w')
+ *	option '--json' takes no value: '--json=1'
  *	--repeat wants 1..1000, not 'x'		(the row's @what)
  *	takes no arguments, not 'extra'		(options_no_args())
  *

@@ -138,11 +138,12 @@ static void test_errors(void)
 	refused("-Q", "unknown option '-Q'");
 	refused("-jQ", "unknown option '-Q'");
 	refused("--json -Qj", "unknown option '-Q'");
-	refused("--repeat", "option '--repeat' needs a value");
-	refused("-r", "option '-r' needs a value");
-	refused("-jr", "option '-r' needs a value");
-	refused("--seed", "option '--seed' needs a value");
-	refused("--json=1", "option '--json' takes no value");
+	refused("--repeat", "option '--repeat' wants an argument");
+	refused("-r", "option '-r' wants an argument");
+	refused("-jr", "option '-r' wants an argument");
+	refused("--seed", "option '--seed' wants an argument");
+	refused("--json=1", "option '--json' takes no value: '--json=1'");
+	refused("--once=1", "unknown option '--once=1'");
 	refused("--repeat x", "--repeat wants 1..1000, not 'x'");
 	refused("-r 0", "--repeat wants 1..1000, not '0'");
 	refused("-r 1001", "--repeat wants 1..1000, not '1001'");
@@ -166,6 +167,7 @@ static void test_usage(void)
 			  .flags = OPTION_OPTARG),
 		OPT_STRING('t', "timeout", &v.file, "SECONDS", "limit"),
 		OPT_STRING('l', "a-very-long-option", &v.file, "ARG", "on a line of its own"),
+		OPT_VALUE(OPTION_FLAG, 'x', "hidden", &v.json, NULL, "not shown", .flags = OPTION_HIDDEN),
 		OPT_HELP(),
 		OPT_END()
 	};
@@ -192,7 +194,7 @@ static void test_usage(void)
 	       "  -h, --help            this help\n"
 	       "\n"
 	       "exit.\n",
-	       "the help: head, a row per option at column 24, tail");
+	       "the help: head, a row per option at column 24 (none for a hidden one), tail");
 	free(buf);
 }
 
