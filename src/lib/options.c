@@ -143,7 +143,8 @@ int options_parse(const struct option_spec *spec, int argc, char **argv,
 		  char *error, size_t len)
 {
 	struct option longs[OPTIONS_MAX + 1];
-	char shorts[3 * OPTIONS_MAX + 2], *p = shorts;
+	/* a leading ':' makes a missing value ':', not '?' */
+	char shorts[3 * OPTIONS_MAX + 2] = ":", *p = shorts + 1;
 	int n, m = 0, c;
 
 	for (n = 0; spec[n].type != OPTION_END; n++) {
@@ -169,15 +170,9 @@ int options_parse(const struct option_spec *spec, int argc, char **argv,
 
 	optind = 0;	/* 0, not 1: GNU getopt forgets a half-read "-Vj" too */
 	opterr = 0;
-	for (;;) {
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		const struct option_spec *o;
-		/* a leading ':' makes a missing value ':', not '?' */
-		char optstring[sizeof(shorts) + 1] = ":";
 
-		strcat(optstring, shorts);
-		c = getopt_long(argc, argv, optstring, longs, NULL);
-		if (c == -1)
-			break;
 		if (c == '?' || c == ':')
 			return bad_option(spec, n, argc, argv, c == ':', error, len);
 		o = row_of(spec, n, c);
