@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "bench/scenario.h"
@@ -37,5 +38,8 @@ struct bench_args {
  * pointed at, not copied.  0, or -EINVAL with a->error set.
  */
 int bench_parse_args(int argc, char **argv, struct bench_args *a);
+
+/* `rafleet bench --help`: the usage, its option list from the parser's table. */
+void bench_usage(FILE *f);
 
 #endif

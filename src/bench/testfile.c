@@ -36,40 +36,6 @@ void testfile_block(uint64_t seed, uint64_t index, void *buf)
 		w[i] = splitmix(&state);
 }
 
-int parse_size(const char *s, off_t *out)
-{
-	unsigned long long v, mult = 1;
-	char *end;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -EINVAL;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'K': case 'k':
-		mult = 1ULL << 10;
-		end++;
-		break;
-	case 'M': case 'm':
-		mult = 1ULL << 20;
-		end++;
-		break;
-	case 'G': case 'g':
-		mult = 1ULL << 30;
-		end++;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*end || !v || v > (unsigned long long)INT64_MAX / mult)
-		return -EINVAL;
-	*out = (off_t)(v * mult);
-	return 0;
-}
 
 static int block_matches(int fd, uint64_t seed, uint64_t index)
 {

@@ -33,7 +33,5 @@ int testfile_matches(const char *path, off_t size, uint64_t seed);
  */
 int testfile_ensure(const char *path, off_t size, uint64_t seed, int *made);
 
-/* "4096", "512K", "256M", "1G" (powers of 1024) into bytes; -EINVAL. */
-int parse_size(const char *s, off_t *out);
 
 #endif

@@ -2,143 +2,174 @@
 #include "canary/args.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/args.h"
+#include "canary/calibration.h"
+#include "canary/report.h"
+#include "lib/options.h"
 #include "lib/parsenum.h"
+#include "lib/statedir.h"
 #include "bench/testfile.h"
 
 /* The message in @a->error (an array); -EINVAL. */
 #define bad(a, ...) parse_bad((a)->error, sizeof((a)->error), __VA_ARGS__)
 
-static int add_workload(struct canary_args *a, const char *name)
+/* --workload NAME into the canary_args at @o->value */
+static int workload_option(const struct option_spec *o, const char *name, char *error,
+			   size_t len)
 {
+	struct canary_args *a = o->value;
 	const struct scenario *s = scenario_find(name);
 
 	if (!s)
-		return bad(a, "unknown workload '%s' (see 'rafleet bench list')", name);
+		return parse_bad(error, len, "unknown workload '%s' (see 'rafleet bench list')", name);
 	for (int i = 0; i < a->nr_workloads; i++)
 		if (a->workload[i] == s)
-			return bad(a, "workload '%s' given twice", name);
+			return parse_bad(error, len, "workload '%s' given twice", name);
 	if (a->nr_workloads >= CANARY_MAX_WORKLOADS)
-		return bad(a, "at most %d workloads", CANARY_MAX_WORKLOADS);
+		return parse_bad(error, len, "at most %d workloads", CANARY_MAX_WORKLOADS);
 	a->workload[a->nr_workloads++] = s;
 	return 0;
 }
 
-static int parse_opt(struct canary_args *a, int c, const char *arg)
-{
-	uint64_t v;
+#define ROWS 20
 
-	switch (c) {
-	case 'w':
-		return add_workload(a, arg);
-	case 'f':
-		if (!*arg)
-			return bad(a, "--file wants a path");
-		a->file = arg;
-		return 0;
-	case 'z':
-		if (parse_size(arg, &a->size) || a->size % TESTFILE_BLOCK)
-			return bad(a, "--size wants a multiple of 4K like 256M or 1G, not '%s'", arg);
-		return 0;
-	case 'm':
-	case 'M':
-		if (parse_u64(arg, 60, &v) || v < 1)
-			return bad(a, "--pairs%s wants 1..60, not '%s'",
-				   c == 'm' ? "-min" : a->calibrate ? "" : "-max", arg);
-		if (c == 'm')
-			a->pairs_min = v;
-		else
-			a->pairs_max = v;
-		return 0;
-	case 'k':
-		if (parse_u64(arg, 10, &v) || v < 1)
-			return bad(a, "--runs wants 1..10, not '%s'", arg);
-		a->runs = v;
-		return 0;
-	case 'a':
-		if (parse_percent(arg, 0.01, 20, &a->alpha))
-			return bad(a, "--alpha wants a percentage 0.01..20 (1 is 99 %% intervals), not '%s'", arg);
-		return 0;
-	case 'F':
-		if (parse_percent(arg, 0.1, 50, &a->floor))
-			return bad(a, "--floor wants a percentage 0.1..50, not '%s'", arg);
-		return 0;
-	case 'd':
-		if (parse_percent(arg, 0.1, 100, &a->delta))
-			return bad(a, "--delta wants a percentage 0.1..100, not '%s'", arg);
-		return 0;
-	case 'r':
-		if (!*arg)
-			return bad(a, "--report-dir wants a directory");
-		a->report_dir = arg;
-		return 0;
-	case 'S':
-		if (parse_u64(arg, UINT64_MAX, &v))
-			return bad(a, "--seed wants a number, not '%s'", arg);
-		a->seed = v;
-		return 0;
-	case 'R':
-		if (parse_u64(arg, 1 << 20, &v) || !v || (v & (v - 1)))
-			return bad(a, "--ring-pages wants a power of two, not '%s'", arg);
-		a->ring_pages = v;
-		return 0;
-	case 'A':
-		a->aa = true;
-		return 0;
-	case 'x':
-		a->act = true;
-		return 0;
-	case 'N':
-		a->no_calibration = true;
-		return 0;
-	case 'j':
-		a->json = true;
-		return 0;
-	default:
-		return -EINVAL;
-	}
+/* The options the two commands share, as rows */
+#define FILE_ROW(a) \
+	OPT_VALUE(OPTION_STRING, 'f', "file", &(a)->file, "PATH", \
+		  "the file they read (default " BENCH_DEFAULT_FILE ")", \
+		  .flags = OPTION_NONEMPTY, .what = "a path")
+#define SIZE_ROW(a) \
+	OPT_SIZE('z', "size", &(a)->size, "SIZE", "make PATH this big, or reuse it if it is", \
+		 .step = TESTFILE_BLOCK, .what = "a multiple of 4K like 256M or 1G")
+#define RUNS_ROW(a, h) \
+	OPT_UINT(0, "runs", &(a)->runs, "K", h, .min = 1, .max = 10, .what = "1..10")
+#define FLOOR_ROW(a) \
+	OPT_PERCENT(0, "floor", &(a)->floor, "PCT", "delta is never below this (default 3)", \
+		    .fmin = 0.1, .fmax = 50, .what = "a percentage 0.1..50")
+#define SEED_ROW(a) \
+	OPT_U64(0, "seed", &(a)->seed, "N", "seed of the random offsets (default 1)", \
+		.what = "a number")
+#define RING_ROW(a) \
+	OPT_UINT(0, "ring-pages", &(a)->ring_pages, "N", "perf ring pages per CPU", \
+		 .max = 1 << 20, .flags = OPTION_POWER_OF_2 | OPTION_HIDDEN, \
+		 .what = "a power of two")
+
+/* The options of `rafleet canary`, their values in @a, into @spec. */
+static void canary_options(struct canary_args *a, struct option_spec spec[ROWS])
+{
+	const struct option_spec rows[] = {
+		OPT_CALLBACK('w', "workload", a, "S",
+			     "a workload of 'rafleet bench list' (up to 4;\n"
+			     "default: the ones of the feature's seed post)", workload_option),
+		FILE_ROW(a),
+		SIZE_ROW(a),
+		OPT_UINT(0, "pairs-min", &a->pairs_min, "N", "first look (default 4)",
+			 .min = 1, .max = 60, .what = "1..60"),
+		OPT_UINT(0, "pairs-max", &a->pairs_max, "N", "the cap (default 12)",
+			 .min = 1, .max = 60, .what = "1..60"),
+		RUNS_ROW(a, "cold runs per arm and pair; the least wall time\n"
+			 "counts (default 3)"),
+		OPT_PERCENT(0, "alpha", &a->alpha, "PCT",
+			    "error of a wrong verdict over everything (default 1)",
+			    .fmin = 0.01, .fmax = 20,
+			    .what = "a percentage 0.01..20 (1 is 99 % intervals)"),
+		FLOOR_ROW(a),
+		OPT_PERCENT(0, "delta", &a->delta, "PCT",
+			    "the allowed loss (default: calibrated, or the floor)",
+			    .fmin = 0.1, .fmax = 100, .what = "a percentage 0.1..100"),
+		OPT_FLAG(0, "no-calibration", &a->no_calibration,
+			 "ignore 'rafleet calibrate''s deltas"),
+		OPT_FLAG(0, "aa", &a->aa, "A/A: both arms keep the feature's current value"),
+		OPT_FLAG(0, "act", &a->act,
+			 "act on the verdict: a corroborated REGRESS turns the\n"
+			 "feature off now and persistently"),
+		OPT_VALUE(OPTION_STRING, 0, "report-dir", &a->report_dir, "DIR",
+			  "where the report and picture go (default\n"
+			  STATEDIR_DEFAULT "/canary)",
+			  .flags = OPTION_NONEMPTY, .what = "a directory"),
+		OPT_FLAG('j', "json", &a->json, "JSON (schema " CANARY_SCHEMA ") instead of a table"),
+		SEED_ROW(a),
+		RING_ROW(a),
+		OPT_HELP(),
+		OPT_END()
+	};
+
+	_Static_assert(sizeof(rows) / sizeof(rows[0]) <= ROWS, "ROWS");
+	memcpy(spec, rows, sizeof(rows));
+}
+
+/* The options of `rafleet calibrate`, their values in @a, into @spec. */
+static void calibrate_options(struct canary_args *a, struct option_spec spec[ROWS])
+{
+	const struct option_spec rows[] = {
+		OPT_CALLBACK('w', "workload", a, "S",
+			     "a workload (repeatable, up to 4 per run; default:\n"
+			     "every workload a canary uses by default)", workload_option),
+		FILE_ROW(a),
+		SIZE_ROW(a),
+		OPT_UINT(0, "pairs", &a->pairs_max, "N",
+			 "A/A pairs per workload, 10 to 60 (default 12)",
+			 .min = 1, .max = 60, .what = "1..60"),
+		RUNS_ROW(a, "cold runs per arm and pair, as the canary (default 3)"),
+		FLOOR_ROW(a),
+		OPT_FLAG('j', "json", &a->json, "JSON (schema " CALIBRATION_SCHEMA ")"),
+		SEED_ROW(a),
+		RING_ROW(a),
+		OPT_HELP(),
+		OPT_END()
+	};
+
+	_Static_assert(sizeof(rows) / sizeof(rows[0]) <= ROWS, "ROWS");
+	memcpy(spec, rows, sizeof(rows));
+}
+
+static const struct options_help canary_help = {
+	"usage: rafleet canary FEATURE [OPTIONS]\n"
+	"\n"
+	"Judge FEATURE (a vm.readahead_* sysctl) by a paired A/B in this boot: the\n"
+	"workloads run cold in ABBA blocks with the feature off (A) and on (B),\n"
+	"and a sequential signed-rank rule says PASS, REGRESS or UNKNOWN.\n"
+	"\n"
+	"options:\n",
+	25,
+	"\n"
+	"exit status: 0 PASS, 3 REGRESS, 4 UNKNOWN, 1 a failure, 2 bad arguments.\n"
+	"'man rafleet-canary'.\n"
+};
+
+static const struct options_help calibrate_help = {
+	"usage: rafleet calibrate [OPTIONS]\n"
+	"\n"
+	"Measure this machine's noise with A/A pairs of each workload (every\n"
+	"feature as it is, in both arms) and store each workload's allowed loss\n"
+	"delta for 'rafleet canary' in " STATEDIR_DEFAULT "/" CALIBRATION_FILE ".\n"
+	"\n"
+	"options:\n",
+	25,
+	"\n"
+	"exit status: 0 stored, 1 a failure, 2 bad arguments.  'man rafleet-calibrate'.\n"
+};
+
+void canary_usage(FILE *f, bool calibrate)
+{
+	struct option_spec spec[ROWS];
+	struct canary_args dummy;
+
+	if (calibrate)
+		calibrate_options(&dummy, spec);
+	else
+		canary_options(&dummy, spec);
+	options_help_print(f, calibrate ? &calibrate_help : &canary_help, spec);
 }
 
 int canary_parse_args(int argc, char **argv, struct canary_args *a)
 {
-	static const struct option canary_opts[] = {
-		{ "workload", required_argument, NULL, 'w' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "size", required_argument, NULL, 'z' },
-		{ "pairs-min", required_argument, NULL, 'm' },
-		{ "pairs-max", required_argument, NULL, 'M' },
-		{ "runs", required_argument, NULL, 'k' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "floor", required_argument, NULL, 'F' },
-		{ "delta", required_argument, NULL, 'd' },
-		{ "aa", no_argument, NULL, 'A' },
-		{ "act", no_argument, NULL, 'x' },
-		{ "no-calibration", no_argument, NULL, 'N' },
-		{ "report-dir", required_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "ring-pages", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	static const struct option calibrate_opts[] = {
-		{ "workload", required_argument, NULL, 'w' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "size", required_argument, NULL, 'z' },
-		{ "pairs", required_argument, NULL, 'M' },
-		{ "runs", required_argument, NULL, 'k' },
-		{ "floor", required_argument, NULL, 'F' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "ring-pages", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	bool calibrate = argc > 0 && !strcmp(argv[0], "calibrate");
-	int c;
+	struct option_spec spec[ROWS];
+	int ind;
 
 	memset(a, 0, sizeof(*a));
 	a->calibrate = calibrate;
@@ -148,31 +179,29 @@ int canary_parse_args(int argc, char **argv, struct canary_args *a)
 	a->alpha = 0.01;
 	a->floor = CANARY_DELTA_FLOOR;
 	a->seed = 1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, calibrate ? "w:f:z:jh" : "w:f:z:jh",
-				calibrate ? calibrate_opts : canary_opts, NULL)) != -1) {
-		if (c == 'h') {
-			a->help = true;
-			return 0;
-		}
-		if (c == '?' || c == ':')
-			return bad(a, "unknown option or missing value: '%s'", argv[optind - 1]);
-		if (parse_opt(a, c, optarg))
-			return -EINVAL;
-	}
-	if (calibrate) {
-		if (optind < argc)
-			return bad(a, "calibrate takes no argument, not '%s'", argv[optind]);
+	if (calibrate)
+		calibrate_options(a, spec);
+	else
+		canary_options(a, spec);
+	ind = options_parse(spec, argc, argv, a->error, sizeof(a->error));
+	if (ind == OPTIONS_HELP) {
+		a->help = true;
 		return 0;
 	}
-	if (optind >= argc)
+	if (ind < 0)
+		return -EINVAL;
+	if (calibrate) {
+		if (ind < argc)
+			return bad(a, "calibrate takes no argument, not '%s'", argv[ind]);
+		return 0;
+	}
+	if (ind >= argc)
 		return bad(a, "canary wants a FEATURE (see 'rafleet status')");
-	if (optind + 1 < argc)
-		return bad(a, "canary takes one FEATURE, not also '%s'", argv[optind + 1]);
-	a->feature = feature_find(argv[optind]);
+	if (ind + 1 < argc)
+		return bad(a, "canary takes one FEATURE, not also '%s'", argv[ind + 1]);
+	a->feature = feature_find(argv[ind]);
 	if (!a->feature)
-		return bad(a, "unknown feature '%s'", argv[optind]);
+		return bad(a, "unknown feature '%s'", argv[ind]);
 	if (a->pairs_min > a->pairs_max)
 		return bad(a, "--pairs-min %u is above --pairs-max %u", a->pairs_min, a->pairs_max);
 	if (a->delta && a->delta < a->floor)

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "canary/canary.h"
@@ -33,5 +34,11 @@ struct canary_args {
 
 /* argv[0] is "canary" or "calibrate".  0, or -EINVAL with a->error set. */
 int canary_parse_args(int argc, char **argv, struct canary_args *a);
+
+/*
+ * `rafleet canary --help` (@calibrate: `rafleet calibrate --help`): the
+ * usage, its option list from the parser's table.
+ */
+void canary_usage(FILE *f, bool calibrate);
 
 #endif

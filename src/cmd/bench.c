@@ -15,32 +15,6 @@
 #include "bench/scenario.h"
 #include "host/sysctl.h"
 
-static void bench_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet bench list [--json]\n"
-"       rafleet bench run SCENARIO... [OPTIONS]\n"
-"\n"
-"Run each SCENARIO with a cold page cache and measure folios added (by\n"
-"order), readahead tracepoints, block requests, faults and times.\n"
-"\n"
-"run options:\n"
-"  -f, --file PATH        the file to read (default " BENCH_DEFAULT_FILE ")\n"
-"  -z, --size SIZE        make PATH this big with the fixed-seed pattern,\n"
-"                         or reuse it if it already is (default 256M for\n"
-"                         the default file)\n"
-"  -n, --repeat N         runs of each scenario; reports median, min, max\n"
-"  -s, --sysctl NAME=V    set a sysctl for the runs, restore it afterwards\n"
-"  -V, --verify           check read() and mmap() data against O_DIRECT\n"
-"  -j, --json             JSON (schema rafleet-bench/1) instead of a table\n"
-"      --seed N           seed of the random offsets (default 1)\n"
-"      --ring-pages N     perf ring pages per CPU (power of two, default 1024)\n"
-"  -h, --help             this help\n"
-"\n"
-"exit status: 0 all runs done (and verified), 1 a run failed or data did\n"
-"not match, 2 bad arguments or an unusable file.  'man rafleet-bench'.\n");
-}
-
 static void list_scenarios(bool json)
 {
 	struct json_writer w;

@@ -23,30 +23,6 @@
 #include "rollout/core.h"
 #include "lib/statedir.h"
 
-static void calibrate_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet calibrate [OPTIONS]\n"
-"\n"
-"Measure this machine's noise with A/A pairs of each workload (every\n"
-"feature as it is, in both arms) and store each workload's allowed loss\n"
-"delta for 'rafleet canary' in " STATEDIR_DEFAULT "/" CALIBRATION_FILE ".\n"
-"\n"
-"options:\n"
-"  -w, --workload S       a workload (repeatable, up to 4 per run; default:\n"
-"                         every workload a canary uses by default)\n"
-"  -f, --file PATH        the file they read (default " BENCH_DEFAULT_FILE ")\n"
-"  -z, --size SIZE        make PATH this big, or reuse it if it is\n"
-"      --pairs N          A/A pairs per workload, 10 to 60 (default 12)\n"
-"      --runs K           cold runs per arm and pair, as the canary (default 3)\n"
-"      --floor PCT        delta is never below this (default 3)\n"
-"  -j, --json             JSON (schema " CALIBRATION_SCHEMA ")\n"
-"      --seed N           seed of the random offsets (default 1)\n"
-"  -h, --help             this help\n"
-"\n"
-"exit status: 0 stored, 1 a failure, 2 bad arguments.  'man rafleet-calibrate'.\n");
-}
-
 /* Every workload a canary runs by default, once each. */
 static void default_workloads(const struct scenario **out, int *n, int max)
 {
@@ -147,7 +123,7 @@ int cmd_calibrate(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (a.help) {
-		calibrate_usage(stdout);
+		canary_usage(stdout, true);
 		return EXIT_OK;
 	}
 	if (signrank_critical(a.pairs_max, canary_level()) < 0) {

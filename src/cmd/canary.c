@@ -19,41 +19,6 @@
 #include "rollout/core.h"
 #include "lib/statedir.h"
 
-static void canary_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet canary FEATURE [OPTIONS]\n"
-"\n"
-"Judge FEATURE (a vm.readahead_* sysctl) by a paired A/B in this boot: the\n"
-"workloads run cold in ABBA blocks with the feature off (A) and on (B),\n"
-"and a sequential signed-rank rule says PASS, REGRESS or UNKNOWN.\n"
-"\n"
-"options:\n"
-"  -w, --workload S       a workload of 'rafleet bench list' (up to 4;\n"
-"                         default: the ones of the feature's seed post)\n"
-"  -f, --file PATH        the file they read (default " BENCH_DEFAULT_FILE ")\n"
-"  -z, --size SIZE        make PATH this big, or reuse it if it is\n"
-"      --pairs-min N      first look (default 4)\n"
-"      --pairs-max N      the cap (default 12)\n"
-"      --runs K           cold runs per arm and pair; the least wall time\n"
-"                         counts (default 3)\n"
-"      --alpha PCT        error of a wrong verdict over everything (default 1)\n"
-"      --floor PCT        delta is never below this (default 3)\n"
-"      --delta PCT        the allowed loss (default: calibrated, or the floor)\n"
-"      --no-calibration   ignore 'rafleet calibrate''s deltas\n"
-"      --aa               A/A: both arms keep the feature's current value\n"
-"      --act              act on the verdict: a corroborated REGRESS turns the\n"
-"                         feature off now and persistently\n"
-"      --report-dir DIR   where the report and picture go (default\n"
-"                         " STATEDIR_DEFAULT "/canary)\n"
-"  -j, --json             JSON (schema " CANARY_SCHEMA ") instead of a table\n"
-"      --seed N           seed of the random offsets (default 1)\n"
-"  -h, --help             this help\n"
-"\n"
-"exit status: 0 PASS, 3 REGRESS, 4 UNKNOWN, 1 a failure, 2 bad arguments.\n"
-"'man rafleet-canary'.\n");
-}
-
 /* Now, for file names: 20261130T214501Z. */
 static void utc_stamp(char *out, size_t len)
 {
@@ -269,7 +234,7 @@ int cmd_canary(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (a.help) {
-		canary_usage(stdout);
+		canary_usage(stdout, false);
 		return EXIT_OK;
 	}
 	ret = setup(&a, &o, &d, paths);

@@ -27,49 +27,6 @@
 #include "lib/strbuf.h"
 #include "host/syscount.h"
 
-static void guard_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet guard [--window SEC] [--windows N | --once] [--learn] [--act]\n"
-"                     [--json] [OPTIONS]\n"
-"\n"
-"Count, host-wide and window by window, major faults, folios added to the\n"
-"page cache by order, readahead tracepoint hits and block device reads;\n"
-"judge each window's read request size, folio size, readahead hits and\n"
-"major faults per MiB against the baseline learned for this kernel and\n"
-"feature set.  When a window leaves its band, name the features that are\n"
-"on and could explain it, and with --act run 'rafleet canary FEATURE --act\n"
-"--json' for each, keeping its report.\n"
-"\n"
-"options:\n"
-"  -w, --window SEC       length of a window (default %d)\n"
-"  -n, --windows N        measure N windows, then stop (default: until\n"
-"                         SIGINT or SIGTERM)\n"
-"  -1, --once             one window\n"
-"  -l, --learn            learn the baseline afresh, replacing the old one\n"
-"  -a, --act              run the canary of each candidate feature\n"
-"  -j, --json             JSON (schema " GUARD_SCHEMA ") instead of a table\n"
-"  -d, --device NAME      a block device under /sys/block whose reads count\n"
-"                         (repeatable; default: every disk nothing is\n"
-"                         stacked on, RAM disks excepted)\n"
-"      --learn-windows K  windows with activity the baseline learns (default %d)\n"
-"      --floor PCT        least half-width of a band, %% of its median (default 3)\n"
-"      --mads K           half-width in scaled MADs (default 4)\n"
-"      --min-read MIB     less read in a window: its I/O metrics are quiet\n"
-"                         (default 1)\n"
-"      --min-folios N     fewer folios added: folio size is quiet (default %d)\n"
-"  -h, --help             this help\n"
-"\n"
-"The baseline is STATEDIR/guard-baseline-RELEASE-MASK.json ($RAFLEET_STATE_DIR,\n"
-"default " STATEDIR_DEFAULT "); $RAFLEET_CANARY runs in place of rafleet for\n"
-"the canary.\n"
-"\n"
-"exit status: 0 every window learned, in band or idle, 1 an error (a counter\n"
-"set that cannot be opened, a damaged baseline, a canary that failed),\n"
-"2 bad arguments, 3 a window was out of band.  'man rafleet-guard'.\n",
-		GUARD_DEFAULT_WINDOW, GUARD_DEFAULT_LEARN, GUARD_DEFAULT_MIN_FOLIOS);
-}
-
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rafleet health: the trial boot's health gate; a failed required check rolls back. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,45 +11,37 @@
 #include "rollout/health_builtin.h"
 #include "lib/parsenum.h"
 #include "cmd/rollout_common.h"
+#include "lib/options.h"
 #include "rollout/trialconf.h"
 
-static void health_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet health [--timeout DURATION] [--no-rollback] [--no-exec] [--json]\n"
-"       rafleet health --check network|units [--wait DURATION]\n"
-"\n"
-"On a trial boot (see rafleet stage): run the health checks, the programs in\n"
-"/etc/rafleet/health/required.d and wanted.d and /usr/lib/rafleet/health/\n"
-"required.d and wanted.d (a name in /etc replaces the same name in /usr/lib;\n"
-"a symlink to /dev/null there masks it), each with a time limit.  Every\n"
-"required check must exit 0 within it, saying only text; a check that\n"
-"fails, hangs, is killed, cannot be run or prints something that is not\n"
-"text fails the trial, and the kernel is rolled back (rafleet rollback\n"
-"--kernel).  A wanted check's failure is recorded only.  'rafleet promote'\n"
-"needs a pass of this gate and of 'rafleet smoke'.\n"
-"\n"
-"With --check, run one of the checks rafleet ships (as its files in\n"
-"/usr/lib/rafleet/health/required.d do): 'network', a link up with an\n"
-"address and a default route out of it; 'units', each unit of\n"
-"RAFLEET_HEALTH_UNITS (/etc/rafleet/trial.conf) active.  Each waits for\n"
-"that to hold, up to --wait (default: $RAFLEET_CHECK_TIMEOUT less 5 s, as\n"
-"the gate sets it; else no wait).\n"
-"\n"
-"options:\n"
-"  -t, --timeout DURATION each check's limit (default RAFLEET_HEALTH_TIMEOUT\n"
-"                         of trial.conf, else 2min); 5s..1h\n"
-"  -R, --no-rollback      record a failure, do not roll back\n"
-"  -n, --no-exec          roll back by loading the previous kernel only\n"
-"  -c, --check NAME       run the shipped check NAME (network, units)\n"
-"  -w, --wait DURATION    with --check: how long it may wait; 0..1h\n"
-"  -j, --json             JSON (schema rafleet-rollout/1) instead of a table\n"
-"  -h, --help             this help\n"
-"\n"
-"exit status: 0 pass, 1 fail (rolled back unless --no-rollback), not a\n"
-"trial boot, or another rafleet holds the lock; with --check, 0 it holds\n"
-"and 1 it does not; 2 bad arguments.  'man rafleet-health'.\n");
-}
+static const struct options_help health_help = {
+	"usage: rafleet health [--timeout DURATION] [--no-rollback] [--no-exec] [--json]\n"
+	"       rafleet health --check network|units [--wait DURATION]\n"
+	"\n"
+	"On a trial boot (see rafleet stage): run the health checks, the programs in\n"
+	"/etc/rafleet/health/required.d and wanted.d and /usr/lib/rafleet/health/\n"
+	"required.d and wanted.d (a name in /etc replaces the same name in /usr/lib;\n"
+	"a symlink to /dev/null there masks it), each with a time limit.  Every\n"
+	"required check must exit 0 within it, saying only text; a check that\n"
+	"fails, hangs, is killed, cannot be run or prints something that is not\n"
+	"text fails the trial, and the kernel is rolled back (rafleet rollback\n"
+	"--kernel).  A wanted check's failure is recorded only.  'rafleet promote'\n"
+	"needs a pass of this gate and of 'rafleet smoke'.\n"
+	"\n"
+	"With --check, run one of the checks rafleet ships (as its files in\n"
+	"/usr/lib/rafleet/health/required.d do): 'network', a link up with an\n"
+	"address and a default route out of it; 'units', each unit of\n"
+	"RAFLEET_HEALTH_UNITS (/etc/rafleet/trial.conf) active.  Each waits for\n"
+	"that to hold, up to --wait (default: $RAFLEET_CHECK_TIMEOUT less 5 s, as\n"
+	"the gate sets it; else no wait).\n"
+	"\n"
+	"options:\n",
+	25,
+	"\n"
+	"exit status: 0 pass, 1 fail (rolled back unless --no-rollback), not a\n"
+	"trial boot, or another rafleet holds the lock; with --check, 0 it holds\n"
+	"and 1 it does not; 2 bad arguments.  'man rafleet-health'.\n"
+};
 
 /* --check NAME: one line of what it found, its exit status. */
 static int run_check(const char *name, int64_t wait_s)
@@ -79,68 +70,47 @@ static int run_check(const char *name, int64_t wait_s)
 	return rc ? EXIT_FAILED : EXIT_OK;
 }
 
+/* --check NAME: one of the shipped checks */
+static int check_option(const struct option_spec *o, const char *arg, char *error, size_t len)
+{
+	if (strcmp(arg, "network") && strcmp(arg, "units"))
+		return parse_bad(error, len, "--check '%s': no such check (network, units)", arg);
+	*(const char **)o->value = arg;
+	return 0;
+}
+
 int cmd_health(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "no-rollback", no_argument, NULL, 'R' },
-		{ "no-exec", no_argument, NULL, 'n' },
-		{ "check", required_argument, NULL, 'c' },
-		{ "wait", required_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct health_opts o = { .rollback = true, .exec = true };
-	struct health_report *rep;
 	const char *check = NULL;
-	int64_t wait_s = -1;
+	uint64_t timeout = 0, wait = UINT64_MAX;	/* not given */
 	bool json = false;
+	const struct option_spec spec[] = {
+		OPT_DURATION('t', "timeout", &timeout, "DURATION",
+			     "each check's limit (default RAFLEET_HEALTH_TIMEOUT\n"
+			     "of trial.conf, else 2min); 5s..1h",
+			     .min = 5, .max = 3600, .what = "a duration of 5s..1h (90s, 2min)"),
+		OPT_CLEAR('R', "no-rollback", &o.rollback, "record a failure, do not roll back"),
+		OPT_CLEAR('n', "no-exec", &o.exec, "roll back by loading the previous kernel only"),
+		OPT_CALLBACK('c', "check", &check, "NAME",
+			     "run the shipped check NAME (network, units)", check_option),
+		OPT_DURATION('w', "wait", &wait, "DURATION",
+			     "with --check: how long it may wait; 0..1h",
+			     .min = 0, .max = 3600, .what = "a duration of 0..1h (30s, 2min)"),
+		OPT_FLAG('j', "json", &json, "JSON (schema rafleet-rollout/1) instead of a table"),
+		OPT_HELP(),
+		OPT_END()
+	};
+	struct health_report *rep;
+	int64_t wait_s;
 	struct rollout *r;
-	uint64_t v;
-	int c, err, rc;
+	int err, rc, ind;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "t:Rnc:w:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if (parse_duration(optarg, 5, 3600, &v)) {
-				fprintf(stderr, "rafleet health: --timeout '%s': a duration of 5s..1h (90s, 2min)\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			o.timeout_s = (unsigned int)v;
-			break;
-		case 'R': o.rollback = false; break;
-		case 'n': o.exec = false; break;
-		case 'c':
-			if (strcmp(optarg, "network") && strcmp(optarg, "units")) {
-				fprintf(stderr, "rafleet health: --check '%s': no such check (network, units)\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			check = optarg;
-			break;
-		case 'w':
-			if (parse_duration(optarg, 0, 3600, &v)) {
-				fprintf(stderr, "rafleet health: --wait '%s': a duration of 0..1h (30s, 2min)\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			wait_s = (int64_t)v;
-			break;
-		case 'j': json = true; break;
-		case 'h':
-			health_usage(stdout);
-			return EXIT_OK;
-		default:
-			rolloutcmd_bad_option("health", argv);
-			return EXIT_USAGE;
-		}
-	}
-	if (rolloutcmd_no_args("health", argc, argv))
-		return EXIT_USAGE;
+	rc = options_run("health", spec, &health_help, argc, argv, true, &ind);
+	if (rc != OPTIONS_RUN)
+		return rc;
+	o.timeout_s = (unsigned int)timeout;
+	wait_s = wait == UINT64_MAX ? -1 : (int64_t)wait;
 	if (wait_s >= 0 && !check) {
 		fprintf(stderr, "rafleet health: --wait goes with --check\n");
 		return EXIT_USAGE;

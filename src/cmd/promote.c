@@ -5,33 +5,36 @@
 
 #include "commands.h"
 #include "cmd/rollout_common.h"
+#include "lib/options.h"
 
-static void promote_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet promote [--json]\n"
-"\n"
-"On the trial boot, after 'rafleet smoke' passed: make the trial kernel the\n"
-"default boot entry, with grubby --set-default where grubby exists, else\n"
-"the default line of /boot/loader/loader.conf (Boot Loader Specification).\n"
-"\n"
-"options:\n"
-"  -j, --json   JSON (schema rafleet-rollout/1) instead of a table\n"
-"  -h, --help   this help\n"
-"\n"
-"exit status: 0 promoted, 1 refused (not a trial boot, smoke not passed),\n"
-"no boot loader configuration found, failed, or another rafleet holds the\n"
-"lock; 2 bad arguments.  'man rafleet-promote'.\n");
-}
+static const struct options_help promote_help = {
+	"usage: rafleet promote [--json]\n"
+	"\n"
+	"On the trial boot, after 'rafleet smoke' passed: make the trial kernel the\n"
+	"default boot entry, with grubby --set-default where grubby exists, else\n"
+	"the default line of /boot/loader/loader.conf (Boot Loader Specification).\n"
+	"\n"
+	"options:\n",
+	15,
+	"\n"
+	"exit status: 0 promoted, 1 refused (not a trial boot, smoke not passed),\n"
+	"no boot loader configuration found, failed, or another rafleet holds the\n"
+	"lock; 2 bad arguments.  'man rafleet-promote'.\n"
+};
 
 int cmd_promote(int argc, char **argv)
 {
-	bool json;
+	bool json = false;
+	const struct option_spec spec[] = {
+		OPT_FLAG('j', "json", &json, "JSON (schema rafleet-rollout/1) instead of a table"),
+		OPT_HELP(),
+		OPT_END()
+	};
 	struct rollout *r;
-	int rc, err;
+	int rc, err, ind;
 
-	rc = rolloutcmd_json_only("promote", argc, argv, promote_usage, &json);
-	if (rc != ROLLOUTCMD_RUN)
+	rc = options_run("promote", spec, &promote_help, argc, argv, true, &ind);
+	if (rc != OPTIONS_RUN)
 		return rc;
 	if (rolloutcmd_open(&r, "promote"))
 		return EXIT_FAILED;

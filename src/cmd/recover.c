@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rafleet recover: finish an interrupted action, record what this boot is. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -8,63 +7,48 @@
 #include "host/journal.h"
 #include "host/kexec.h"
 #include "cmd/rollout_common.h"
+#include "lib/options.h"
 
-static void recover_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet recover [--boot] [--json]\n"
-"\n"
-"Take the lock and do only what every rollout command does first: finish an\n"
-"action that a crash or kill interrupted (the state's pending intent; an\n"
-"interrupted smoke run is dropped and the features put back), and record\n"
-"what this boot says (a trial boot started, or one that ended, with or\n"
-"without a verdict).  Then print the state.  'rafleet status' says\n"
-"beforehand what it will do.\n"
-"\n"
-"options:\n"
-"  -b, --boot   as rafleet-recover.service runs it early in every boot that\n"
-"               is no trial: when this boot runs a trial kernel that was\n"
-"               never judged (a promote was cut short after it had moved\n"
-"               the default entry, then the host reset) and recovery has put\n"
-"               the previous default back, reboot into it\n"
-"  -j, --json   JSON (schema rafleet-rollout/1) instead of a table\n"
-"  -h, --help   this help\n"
-"\n"
-"exit status: 0 the state is consistent, 1 it could not be made so (or\n"
-"another rafleet holds the lock, or the reboot failed), 2 bad arguments.\n"
-"'man rafleet-recover'.\n");
-}
+static const struct options_help recover_help = {
+	"usage: rafleet recover [--boot] [--json]\n"
+	"\n"
+	"Take the lock and do only what every rollout command does first: finish an\n"
+	"action that a crash or kill interrupted (the state's pending intent; an\n"
+	"interrupted smoke run is dropped and the features put back), and record\n"
+	"what this boot says (a trial boot started, or one that ended, with or\n"
+	"without a verdict).  Then print the state.  'rafleet status' says\n"
+	"beforehand what it will do.\n"
+	"\n"
+	"options:\n",
+	15,
+	"\n"
+	"exit status: 0 the state is consistent, 1 it could not be made so (or\n"
+	"another rafleet holds the lock, or the reboot failed), 2 bad arguments.\n"
+	"'man rafleet-recover'.\n"
+};
 
 int cmd_recover(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "boot", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	bool json = false, boot = false, reboot;
+	const struct option_spec spec[] = {
+		OPT_FLAG('b', "boot", &boot,
+			 "as rafleet-recover.service runs it early in every boot that\n"
+			 "is no trial: when this boot runs a trial kernel that was\n"
+			 "never judged (a promote was cut short after it had moved\n"
+			 "the default entry, then the host reset) and recovery has put\n"
+			 "the previous default back, reboot into it"),
+		OPT_FLAG('j', "json", &json, "JSON (schema rafleet-rollout/1) instead of a table"),
+		OPT_HELP(),
+		OPT_END()
+	};
 	char release[256], why[512] = "";
 	const char *how = "";
 	struct rollout *r;
-	int c, rc;
+	int rc, ind;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "bjh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'b': boot = true; break;
-		case 'j': json = true; break;
-		case 'h':
-			recover_usage(stdout);
-			return EXIT_OK;
-		default:
-			rolloutcmd_bad_option("recover", argv);
-			return EXIT_USAGE;
-		}
-	}
-	if (rolloutcmd_no_args("recover", argc, argv))
-		return EXIT_USAGE;
+	rc = options_run("recover", spec, &recover_help, argc, argv, true, &ind);
+	if (rc != OPTIONS_RUN)
+		return rc;
 	if (rolloutcmd_open(&r, "recover"))
 		return EXIT_FAILED;
 	reboot = boot && rollout_runs_unjudged(r);

@@ -4,45 +4,38 @@
  * metrics.  Reads only, but for the metrics' file when one is named.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "lib/options.h"
 #include "lib/rootdir.h"
 #include "status/status.h"
 #include "status/prom.h"
 #include "status/report.h"
 
-static void status_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet status [--json | --prometheus[=FILE.prom]]\n"
-"\n"
-"Report this host's rafleet state, reading only: the running kernel and\n"
-"whether it has the vm.readahead_* sysctls; for each feature its live\n"
-"value and the value systemd-sysctl would set at boot, with the file that\n"
-"sets it; the kernels installed under /usr/lib/modules; the boot loader\n"
-"entries and which one is the default; the rollout state (phase, kernels,\n"
-"an interrupted action and what the next rafleet invocation will do,\n"
-"feature decisions, history); the latest canary report of each feature.\n"
-"\n"
-"options:\n"
-"  -j, --json                  JSON (schema " STATUS_SCHEMA ") instead of a table\n"
-"      --prometheus[=FILE]     Prometheus metrics (text format, node_exporter's\n"
-"                              textfile collector) instead of a table: to\n"
-"                              stdout, or replacing FILE atomically (mode\n"
-"                              0644); FILE's name ends in " STATUS_PROM_SUFFIX "\n"
-"  -h, --help                  this help\n"
-"\n"
-"RAFLEET_ROOT (default /) is the root the files are read under, and\n"
-"RAFLEET_PROCSYS stands for /proc/sys.\n"
-"\n"
-"exit status: 0 the report was made (with warnings, if any), 1 the root\n"
-"cannot be read or FILE cannot be written, 2 bad arguments.\n"
-"'man rafleet-status'.\n");
-}
+static const struct options_help status_help = {
+	"usage: rafleet status [--json | --prometheus[=FILE.prom]]\n"
+	"\n"
+	"Report this host's rafleet state, reading only: the running kernel and\n"
+	"whether it has the vm.readahead_* sysctls; for each feature its live\n"
+	"value and the value systemd-sysctl would set at boot, with the file that\n"
+	"sets it; the kernels installed under /usr/lib/modules; the boot loader\n"
+	"entries and which one is the default; the rollout state (phase, kernels,\n"
+	"an interrupted action and what the next rafleet invocation will do,\n"
+	"feature decisions, history); the latest canary report of each feature.\n"
+	"\n"
+	"options:\n",
+	30,
+	"\n"
+	"RAFLEET_ROOT (default /) is the root the files are read under, and\n"
+	"RAFLEET_PROCSYS stands for /proc/sys.\n"
+	"\n"
+	"exit status: 0 the report was made (with warnings, if any), 1 the root\n"
+	"cannot be read or FILE cannot be written, 2 bad arguments.\n"
+	"'man rafleet-status'.\n"
+};
 
 enum status_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_PROMETHEUS };
 
@@ -51,45 +44,43 @@ struct status_args {
 	const char *prom_file;	/* --prometheus=FILE; NULL: stdout */
 };
 
-/* The options into @a: EXIT_OK, or EXIT_USAGE (said on stderr); -1: --help. */
+/* --prometheus[=FILE]: the format, and the file if named */
+static int prometheus_option(const struct option_spec *o, const char *arg, char *error,
+			     size_t len)
+{
+	struct status_args *a = o->value;
+
+	(void)error;
+	(void)len;
+	a->format = FORMAT_PROMETHEUS;
+	a->prom_file = arg;
+	return 0;
+}
+
+/* The options into @a: EXIT_OK, EXIT_USAGE (said on stderr); -1: --help (printed). */
 static int parse_args(int argc, char **argv, struct status_args *a)
 {
-	enum { OPT_PROMETHEUS = 256 };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "prometheus", optional_argument, NULL, OPT_PROMETHEUS },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	bool json = false, prom;
+	const struct option_spec spec[] = {
+		OPT_FLAG('j', "json", &json, "JSON (schema " STATUS_SCHEMA ") instead of a table"),
+		OPT_CALLBACK(0, "prometheus", a, "FILE",
+			     "Prometheus metrics (text format, node_exporter's\n"
+			     "textfile collector) instead of a table: to\n"
+			     "stdout, or replacing FILE atomically (mode\n"
+			     "0644); FILE's name ends in " STATUS_PROM_SUFFIX,
+			     prometheus_option, .flags = OPTION_OPTARG),
+		OPT_HELP(),
+		OPT_END()
 	};
-	bool json = false, prom = false;
-	int c;
+	int rc, ind;
 
 	memset(a, 0, sizeof(*a));
-	optind = 0;	/* as bench: a fresh parse, clusters included */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case OPT_PROMETHEUS:
-			prom = true;
-			a->prom_file = optarg;
-			break;
-		case 'h':
-			return -1;
-		default:
-			if (!strncmp(argv[optind - 1], "--", 2))
-				fprintf(stderr, "rafleet status: unknown option '%s'\n",
-					argv[optind - 1]);
-			else
-				fprintf(stderr, "rafleet status: unknown option '-%c'\n",
-					optopt);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "rafleet status: takes no arguments, not '%s'%s\n", argv[optind],
+	rc = options_run("status", spec, &status_help, argc, argv, false, &ind);
+	if (rc != OPTIONS_RUN)
+		return rc == EXIT_OK ? -1 : rc;
+	prom = a->format == FORMAT_PROMETHEUS;
+	if (ind < argc) {
+		fprintf(stderr, "rafleet status: takes no arguments, not '%s'%s\n", argv[ind],
 			prom && !a->prom_file ? " (a file for --prometheus is --prometheus=FILE)" : "");
 		return EXIT_USAGE;
 	}
@@ -115,10 +106,8 @@ int cmd_status(int argc, char **argv)
 	int err;
 
 	err = parse_args(argc, argv, &a);
-	if (err < 0) {
-		status_usage(stdout);
+	if (err < 0)	/* the help, printed */
 		return EXIT_OK;
-	}
 	if (err)
 		return err;
 

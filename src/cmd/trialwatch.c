@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "lib/json.h"
-#include "cmd/rollout_common.h"
+#include "lib/options.h"
 #include "rollout/trialwatch.h"
 
 static volatile sig_atomic_t stop;
@@ -18,42 +18,44 @@ static void on_term(int sig)
 	stop = 1;
 }
 
-static void trialwatch_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet trial-watch [--json]\n"
-"\n"
-"On a trial boot (rafleet.trial=TOKEN, the state's trial), from early in\n"
-"the boot (rafleet-trial-watch.service): arm the hardware watchdog of\n"
-"/etc/rafleet/trial.conf (RAFLEET_TRIAL_WATCHDOG, with the timeout\n"
-"RAFLEET_TRIAL_WATCHDOG_SEC) and keep it alive, every third of the timeout,\n"
-"until the smoke run's verdict: pass (or the trial promoted) disarms it; a\n"
-"rollback keeps it running through the restart.  No verdict within\n"
-"RAFLEET_TRIAL_DEADLINE of the kernel's start: reboot at once into the\n"
-"default entry (systemctl reboot --force --force), whatever userspace is\n"
-"doing.  A kernel that hangs hard stops the keep-alives, and the watchdog\n"
-"resets the machine.  SIGTERM ends the watch with the watchdog running.\n"
-"On any other boot it ends at once.\n"
-"\n"
-"options:\n"
-"  -j, --json   at the end, JSON (schema rafleet-trial-watch/1) on stdout\n"
-"  -h, --help   this help\n"
-"\n"
-"exit status: 0 the watch ended (judged, over, stopped, not a trial), 1 the\n"
-"deadline passed (the reboot was asked for) or the watch failed, 2 bad\n"
-"arguments.  'man rafleet-trial-watch'.\n");
-}
+static const struct options_help trialwatch_help = {
+	"usage: rafleet trial-watch [--json]\n"
+	"\n"
+	"On a trial boot (rafleet.trial=TOKEN, the state's trial), from early in\n"
+	"the boot (rafleet-trial-watch.service): arm the hardware watchdog of\n"
+	"/etc/rafleet/trial.conf (RAFLEET_TRIAL_WATCHDOG, with the timeout\n"
+	"RAFLEET_TRIAL_WATCHDOG_SEC) and keep it alive, every third of the timeout,\n"
+	"until the smoke run's verdict: pass (or the trial promoted) disarms it; a\n"
+	"rollback keeps it running through the restart.  No verdict within\n"
+	"RAFLEET_TRIAL_DEADLINE of the kernel's start: reboot at once into the\n"
+	"default entry (systemctl reboot --force --force), whatever userspace is\n"
+	"doing.  A kernel that hangs hard stops the keep-alives, and the watchdog\n"
+	"resets the machine.  SIGTERM ends the watch with the watchdog running.\n"
+	"On any other boot it ends at once.\n"
+	"\n"
+	"options:\n",
+	15,
+	"\n"
+	"exit status: 0 the watch ended (judged, over, stopped, not a trial), 1 the\n"
+	"deadline passed (the reboot was asked for) or the watch failed, 2 bad\n"
+	"arguments.  'man rafleet-trial-watch'.\n"
+};
 
 int cmd_trialwatch(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
 	struct trial_config tc;
 	char why[512] = "";
-	bool json;
-	int rc, end;
+	bool json = false;
+	const struct option_spec spec[] = {
+		OPT_FLAG('j', "json", &json, "at the end, JSON (schema rafleet-trial-watch/1) on stdout"),
+		OPT_HELP(),
+		OPT_END()
+	};
+	int rc, end, ind;
 
-	rc = rolloutcmd_json_only("trial-watch", argc, argv, trialwatch_usage, &json);
-	if (rc != ROLLOUTCMD_RUN)
+	rc = options_run("trial-watch", spec, &trialwatch_help, argc, argv, true, &ind);
+	if (rc != OPTIONS_RUN)
 		return rc;
 	if (trial_config_load(&tc, why, sizeof(why))) {
 		fprintf(stderr, "rafleet trial-watch: %s\n", why);

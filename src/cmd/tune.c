@@ -6,7 +6,6 @@
  * (rafleet-tune@.service, udev/60-rafleet-tune.rules).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 
 #include "host/blockdev.h"
 #include "commands.h"
+#include "lib/options.h"
 #include "lib/rootdir.h"
 #include "lib/statedir.h"
 #include "host/sysctl.h"
@@ -24,34 +24,27 @@
 #include "tune/report.h"
 #include "tune/state.h"
 
-static void tune_usage(FILE *f)
-{
-	fprintf(f,
-"usage: rafleet tune [--dry-run] [--device NAME] [--config FILE] [--json]\n"
-"       rafleet tune --restore [DEVICE] [--dry-run] [--json]\n"
-"\n"
-"Set each block disk's queue/read_ahead_kb as the policy says: the first\n"
-"rule of the config that matches the disk's name (device GLOB VALUE) or its\n"
-"class (class CLASS VALUE: dm, md, loop, nvme, virtio, rotational, other).\n"
-"VALUE is N KiB, >N (never below the current value), max_sectors (at least\n"
-"the disk's max_sectors_kb) or keep.  A partition stands for its disk.  The\n"
-"value before the first change is recorded in STATEDIR/" TUNE_STATE ".\n"
-"\n"
-"options:\n"
-"  -n, --dry-run      show what would be set, and why; write nothing\n"
-"  -d, --device NAME  only this device (vda, vda1, dm-0), as udev passes it\n"
-"  -c, --config FILE  the policy (default " TUNE_CONF ", under RAFLEET_ROOT)\n"
-"  -r, --restore      put back the recorded values (all, or DEVICE's)\n"
-"  -j, --json         JSON (schema " TUNE_SCHEMA ") instead of a table\n"
-"  -h, --help         this help\n"
-"\n"
-"RAFLEET_SYSFS stands for /sys, RAFLEET_ROOT (default /) is the root the\n"
-"config is read under, RAFLEET_STATE_DIR for /var/lib/rafleet.\n"
-"\n"
-"exit status: 0 done (or nothing to do), 1 a device could not be read or\n"
-"written, or no such device, 2 bad arguments or a bad config: nothing\n"
-"was changed.  'man rafleet-tune'.\n");
-}
+static const struct options_help tune_help = {
+	"usage: rafleet tune [--dry-run] [--device NAME] [--config FILE] [--json]\n"
+	"       rafleet tune --restore [DEVICE] [--dry-run] [--json]\n"
+	"\n"
+	"Set each block disk's queue/read_ahead_kb as the policy says: the first\n"
+	"rule of the config that matches the disk's name (device GLOB VALUE) or its\n"
+	"class (class CLASS VALUE: dm, md, loop, nvme, virtio, rotational, other).\n"
+	"VALUE is N KiB, >N (never below the current value), max_sectors (at least\n"
+	"the disk's max_sectors_kb) or keep.  A partition stands for its disk.  The\n"
+	"value before the first change is recorded in STATEDIR/" TUNE_STATE ".\n"
+	"\n"
+	"options:\n",
+	21,
+	"\n"
+	"RAFLEET_SYSFS stands for /sys, RAFLEET_ROOT (default /) is the root the\n"
+	"config is read under, RAFLEET_STATE_DIR for /var/lib/rafleet.\n"
+	"\n"
+	"exit status: 0 done (or nothing to do), 1 a device could not be read or\n"
+	"written, or no such device, 2 bad arguments or a bad config: nothing\n"
+	"was changed.  'man rafleet-tune'.\n"
+};
 
 struct tune_opts {
 	bool dry_run, restore, json;
@@ -59,61 +52,31 @@ struct tune_opts {
 	const char *config;
 };
 
+/* The options into @o: 0, 1 after the help, or -1 after a message. */
 static int tune_args(int argc, char **argv, struct tune_opts *o)
 {
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "restore", no_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	const struct option_spec spec[] = {
+		OPT_FLAG('n', "dry-run", &o->dry_run, "show what would be set, and why; write nothing"),
+		OPT_STRING('d', "device", &o->device, "NAME",
+			   "only this device (vda, vda1, dm-0), as udev passes it"),
+		OPT_STRING('c', "config", &o->config, "FILE",
+			   "the policy (default " TUNE_CONF ", under RAFLEET_ROOT)"),
+		OPT_FLAG('r', "restore", &o->restore, "put back the recorded values (all, or DEVICE's)"),
+		OPT_FLAG('j', "json", &o->json, "JSON (schema " TUNE_SCHEMA ") instead of a table"),
+		OPT_HELP(),
+		OPT_END()
 	};
-	int c;
+	int rc, ind;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":nd:c:rjh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			o->dry_run = true;
-			break;
-		case 'd':
-			o->device = optarg;
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'r':
-			o->restore = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			tune_usage(stdout);
-			return 1;
-		case ':':
-			fprintf(stderr, "rafleet tune: '%s' needs a value\n",
-				argv[optind - 1]);
-			return -1;
-		default:
-			if (!strncmp(argv[optind - 1], "--", 2))
-				fprintf(stderr, "rafleet tune: unknown option '%s'\n",
-					argv[optind - 1]);
-			else
-				fprintf(stderr, "rafleet tune: unknown option '-%c'\n",
-					optopt);
-			return -1;
-		}
+	rc = options_run("tune", spec, &tune_help, argc, argv, false, &ind);
+	if (rc != OPTIONS_RUN)
+		return rc == EXIT_OK ? 1 : -1;
+	if (ind < argc && o->restore && !o->device && ind + 1 == argc) {
+		o->device = argv[ind++];
 	}
-	if (optind < argc && o->restore && !o->device && optind + 1 == argc) {
-		o->device = argv[optind++];
-	}
-	if (optind < argc) {
+	if (ind < argc) {
 		fprintf(stderr, "rafleet tune: unexpected argument '%s'%s\n",
-			argv[optind], o->restore ? "" : " (a device is --device NAME)");
+			argv[ind], o->restore ? "" : " (a device is --device NAME)");
 		return -1;
 	}
 	if (o->restore && o->config) {

@@ -3,30 +3,16 @@
 #include "guard/args.h"
 
 #include <errno.h>
-#include <getopt.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "lib/options.h"
 #include "lib/parsenum.h"
+#include "guard/report.h"
+#include "lib/statedir.h"
 
 /* The message in @a->error (an array); -EINVAL. */
 #define bad(a, ...) parse_bad((a)->error, sizeof((a)->error), __VA_ARGS__)
-
-/* A positive decimal number such as "4" or "0.5", at most @max. */
-static int parse_positive(const char *s, double max, double *out)
-{
-	char *end;
-
-	if (!s || ((*s < '0' || *s > '9') && *s != '.'))
-		return -EINVAL;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || *end || !isfinite(*out) || *out <= 0 || *out > max)
-		return -EINVAL;
-	return 0;
-}
 
 static void defaults(struct guard_args *a)
 {
@@ -39,120 +25,122 @@ static void defaults(struct guard_args *a)
 	a->min.min_folios = GUARD_DEFAULT_MIN_FOLIOS;
 }
 
-static int add_device(struct guard_args *a, const char *name)
+/* --device NAME into the guard_args at @o->value */
+static int device_option(const struct option_spec *o, const char *name, char *error, size_t len)
 {
+	struct guard_args *a = o->value;
+
 	if (a->nr_dev >= SC_MAX_DEVS)
-		return bad(a, "at most %d --device", SC_MAX_DEVS);
+		return parse_bad(error, len, "at most %d --device", SC_MAX_DEVS);
 	if (!*name || strchr(name, '/') || strchr(name, ',') ||
 	    !strcmp(name, ".") || !strcmp(name, "..") ||
 	    strlen(name) >= SC_NAME_LEN)
-		return bad(a, "--device wants a name under /sys/block such as vda, not '%s'",
-			   name);
+		return parse_bad(error, len,
+				 "--device wants a name under /sys/block such as vda, not '%s'", name);
 	a->dev[a->nr_dev++] = name;
 	return 0;
 }
 
-enum { OPT_LEARN_WINDOWS = 256, OPT_FLOOR, OPT_MADS, OPT_MIN_READ,
-       OPT_MIN_FOLIOS };
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define GUARD_ROWS 15
+
+/* The options of `rafleet guard`, their values in @a and @once, into @spec. */
+static void guard_options(struct guard_args *a, bool *once, struct option_spec spec[GUARD_ROWS])
+{
+	const struct option_spec rows[] = {
+		OPT_UINT('w', "window", &a->window_s, "SEC",
+			 "length of a window (default " STR(GUARD_DEFAULT_WINDOW) ")",
+			 .min = 1, .max = GUARD_MAX_WINDOW,
+			 .what = "seconds, 1 to " STR(GUARD_MAX_WINDOW)),
+		OPT_U64('n', "windows", &a->windows, "N",
+			"measure N windows, then stop (default: until\n"
+			"SIGINT or SIGTERM)",
+			.min = 1, .max = UINT32_MAX, .what = "a count of at least 1"),
+		OPT_FLAG('1', "once", once, "one window"),
+		OPT_FLAG('l', "learn", &a->learn, "learn the baseline afresh, replacing the old one"),
+		OPT_FLAG('a', "act", &a->act, "run the canary of each candidate feature"),
+		OPT_FLAG('j', "json", &a->json, "JSON (schema " GUARD_SCHEMA ") instead of a table"),
+		OPT_CALLBACK('d', "device", a, "NAME",
+			     "a block device under /sys/block whose reads count\n"
+			     "(repeatable; default: every disk nothing is\n"
+			     "stacked on, RAM disks excepted)", device_option),
+		OPT_UINT(0, "learn-windows", &a->band.learn_windows, "K",
+			 "windows with activity the baseline learns (default "
+			 STR(GUARD_DEFAULT_LEARN) ")",
+			 .min = GUARD_MIN_SAMPLES, .max = GUARD_MAX_LEARN,
+			 .what = STR(GUARD_MIN_SAMPLES) " to " STR(GUARD_MAX_LEARN)),
+		OPT_PERCENT(0, "floor", &a->band.floor, "PCT",
+			    "least half-width of a band, % of its median (default 3)",
+			    .fmin = 0, .fmax = 100, .what = "a percentage 0 to 100"),
+		OPT_DOUBLE(0, "mads", &a->band.mads, "K", "half-width in scaled MADs (default 4)",
+			   .fmax = 1000, .what = "a number above 0"),
+		OPT_DOUBLE(0, "min-read", &a->min.min_read_mib, "MIB",
+			   "less read in a window: its I/O metrics are quiet\n"
+			   "(default 1)",
+			   .fmax = 1e9, .what = "MiB above 0"),
+		OPT_U64(0, "min-folios", &a->min.min_folios, "N",
+			"fewer folios added: folio size is quiet (default "
+			STR(GUARD_DEFAULT_MIN_FOLIOS) ")",
+			.min = 1, .max = UINT32_MAX, .what = "a count of at least 1"),
+		OPT_HELP(),
+		OPT_END()
+	};
+
+	_Static_assert(sizeof(rows) / sizeof(rows[0]) <= GUARD_ROWS, "GUARD_ROWS");
+	memcpy(spec, rows, sizeof(rows));
+}
+
+static const struct options_help guard_help = {
+	"usage: rafleet guard [--window SEC] [--windows N | --once] [--learn] [--act]\n"
+	"                     [--json] [OPTIONS]\n"
+	"\n"
+	"Count, host-wide and window by window, major faults, folios added to the\n"
+	"page cache by order, readahead tracepoint hits and block device reads;\n"
+	"judge each window's read request size, folio size, readahead hits and\n"
+	"major faults per MiB against the baseline learned for this kernel and\n"
+	"feature set.  When a window leaves its band, name the features that are\n"
+	"on and could explain it, and with --act run 'rafleet canary FEATURE --act\n"
+	"--json' for each, keeping its report.\n"
+	"\n"
+	"options:\n",
+	25,
+	"\n"
+	"The baseline is STATEDIR/guard-baseline-RELEASE-MASK.json ($RAFLEET_STATE_DIR,\n"
+	"default " STATEDIR_DEFAULT "); $RAFLEET_CANARY runs in place of rafleet for\n"
+	"the canary.\n"
+	"\n"
+	"exit status: 0 every window learned, in band or idle, 1 an error (a counter\n"
+	"set that cannot be opened, a damaged baseline, a canary that failed),\n"
+	"2 bad arguments, 3 a window was out of band.  'man rafleet-guard'.\n"
+};
+
+void guard_usage(FILE *f)
+{
+	struct option_spec spec[GUARD_ROWS];
+	struct guard_args dummy;
+	bool once;
+
+	guard_options(&dummy, &once, spec);
+	options_help_print(f, &guard_help, spec);
+}
 
 int guard_parse_args(int argc, char **argv, struct guard_args *a)
 {
-	static const struct option opts[] = {
-		{ "window", required_argument, NULL, 'w' },
-		{ "windows", required_argument, NULL, 'n' },
-		{ "once", no_argument, NULL, '1' },
-		{ "learn", no_argument, NULL, 'l' },
-		{ "act", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "learn-windows", required_argument, NULL, OPT_LEARN_WINDOWS },
-		{ "floor", required_argument, NULL, OPT_FLOOR },
-		{ "mads", required_argument, NULL, OPT_MADS },
-		{ "min-read", required_argument, NULL, OPT_MIN_READ },
-		{ "min-folios", required_argument, NULL, OPT_MIN_FOLIOS },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	bool once = false, counted = false;
-	uint64_t v;
-	int c;
+	struct option_spec spec[GUARD_ROWS];
+	bool once = false;
+	int ind;
 
 	defaults(a);
-	optind = 0;	/* as bench: a fresh parse, clusters included */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:n:1lajd:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			if (parse_u64(optarg, GUARD_MAX_WINDOW, &v) || !v)
-				return bad(a, "--window wants seconds, 1 to %d, not '%s'",
-					   GUARD_MAX_WINDOW, optarg);
-			a->window_s = (unsigned int)v;
-			break;
-		case 'n':
-			if (parse_u64(optarg, UINT32_MAX, &v) || !v)
-				return bad(a, "--windows wants a count of at least 1, not '%s'",
-					   optarg);
-			a->windows = v;
-			counted = true;
-			break;
-		case '1':
-			once = true;
-			break;
-		case 'l':
-			a->learn = true;
-			break;
-		case 'a':
-			a->act = true;
-			break;
-		case 'j':
-			a->json = true;
-			break;
-		case 'd':
-			if (add_device(a, optarg))
-				return -EINVAL;
-			break;
-		case OPT_LEARN_WINDOWS:
-			if (parse_u64(optarg, GUARD_MAX_LEARN, &v) ||
-			    v < GUARD_MIN_SAMPLES)
-				return bad(a, "--learn-windows wants %d to %d, not '%s'",
-					   GUARD_MIN_SAMPLES, GUARD_MAX_LEARN, optarg);
-			a->band.learn_windows = (unsigned int)v;
-			break;
-		case OPT_FLOOR:
-			if (parse_percent(optarg, 0, 100, &a->band.floor))
-				return bad(a, "--floor wants a percentage 0 to 100, not '%s'",
-					   optarg);
-			break;
-		case OPT_MADS:
-			if (parse_positive(optarg, 1000, &a->band.mads))
-				return bad(a, "--mads wants a number above 0, not '%s'",
-					   optarg);
-			break;
-		case OPT_MIN_READ:
-			if (parse_positive(optarg, 1e9, &a->min.min_read_mib))
-				return bad(a, "--min-read wants MiB above 0, not '%s'",
-					   optarg);
-			break;
-		case OPT_MIN_FOLIOS:
-			if (parse_u64(optarg, UINT32_MAX, &a->min.min_folios) ||
-			    !a->min.min_folios)
-				return bad(a, "--min-folios wants a count of at least 1, not '%s'",
-					   optarg);
-			break;
-		case 'h':
-			a->help = true;
-			return 0;
-		case ':':
-			return bad(a, "option '%s' wants an argument", argv[optind - 1]);
-		default:
-			if (optopt)
-				return bad(a, "unknown option '-%c'", optopt);
-			return bad(a, "unknown option '%s'", argv[optind - 1]);
-		}
+	guard_options(a, &once, spec);
+	ind = options_parse(spec, argc, argv, a->error, sizeof(a->error));
+	if (ind == OPTIONS_HELP) {
+		a->help = true;
+		return 0;
 	}
-	if (optind < argc)
-		return bad(a, "takes no arguments, not '%s'", argv[optind]);
-	if (once && counted)
+	if (ind < 0 || options_no_args(ind, argc, argv, a->error, sizeof(a->error)))
+		return -EINVAL;
+	if (once && a->windows)
 		return bad(a, "--once and --windows together: choose one");
 	if (once)
 		a->windows = 1;

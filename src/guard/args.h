@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "guard/band.h"
 #include "guard/window.h"
@@ -31,5 +32,8 @@ struct guard_args {
  * at, not copied.  0, or -EINVAL with a->error set.
  */
 int guard_parse_args(int argc, char **argv, struct guard_args *a);
+
+/* `rafleet guard --help`: the usage, its option list from the parser's table. */
+void guard_usage(FILE *f);
 
 #endif /* RAFLEET_GUARD_ARGS_H */

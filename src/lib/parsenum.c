@@ -63,6 +63,54 @@ int parse_percent(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+int parse_positive(const char *s, double max, double *out)
+{
+	char *end;
+
+	if (!s || ((*s < '0' || *s > '9') && *s != '.'))
+		return -EINVAL;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || *end || !isfinite(*out) || *out <= 0 || *out > max)
+		return -EINVAL;
+	return 0;
+}
+
+int parse_size(const char *s, off_t *out)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'K': case 'k':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'M': case 'm':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'G': case 'g':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end || !v || v > (unsigned long long)INT64_MAX / mult)
+		return -EINVAL;
+	*out = (off_t)(v * mult);
+	return 0;
+}
+
 int parse_bad(char *error, size_t len, const char *fmt, ...)
 {
 	va_list ap;

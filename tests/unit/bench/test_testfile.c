@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * testfile: the fixed-seed pattern, recognised and reused; a file that is
- * not ours is left alone; a failed write leaves nothing behind; sizes.
+ * not ours is left alone; a failed write leaves nothing behind (sizes:
+ * tests/unit/lib/test_parsenum.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +38,6 @@ int main(void)
 	char dir[] = "/tmp/rafleet-testfile-XXXXXX", path[300];
 	unsigned char a[TESTFILE_BLOCK], b[TESTFILE_BLOCK];
 	struct stat st1, st2;
-	off_t sz;
 	int made, fd;
 
 	testfile_block(1, 5, a);
@@ -49,18 +49,6 @@ int main(void)
 	ok(memcmp(a, b, sizeof(a)), "another seed differs");
 	testfile_block(TESTFILE_RET, 9, b);
 	ok(b[0] == 0xc3 && b[TESTFILE_BLOCK - 1] == 0xc3, "the RET seed is all 0xc3");
-
-	ok(!parse_size("4096", &sz) && sz == 4096, "size 4096");
-	ok(!parse_size("512K", &sz) && sz == 512 << 10, "size 512K");
-	ok(!parse_size("256M", &sz) && sz == 256 << 20, "size 256M");
-	ok(!parse_size("1G", &sz) && sz == 1LL << 30, "size 1G");
-	ok(parse_size("", &sz) == -EINVAL, "empty size rejected");
-	ok(parse_size("-1M", &sz) == -EINVAL, "negative size rejected");
-	ok(parse_size("0", &sz) == -EINVAL, "zero size rejected");
-	ok(parse_size("12X", &sz) == -EINVAL, "unknown unit rejected");
-	ok(parse_size("1MB", &sz) == -EINVAL, "trailing junk rejected");
-	ok(parse_size("99999999999999999999G", &sz) == -EINVAL, "overflow rejected");
-	ok(parse_size("9000000000G", &sz) == -EINVAL, "a size past 2^63 rejected");
 
 	if (!ok(mkdtemp(dir) != NULL, "temp dir"))
 		return tap_done();
