@@ -338,8 +338,16 @@ static int run_workload(struct events *ev, const struct measure_file *mf,
 		err = -errno;
 		goto out;
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		/*
+		 * The parent's ends closed here: if it dies before "go"
+		 * (SIGTERM), the read sees the end and the child exits
+		 * rather than wait forever.
+		 */
+		close(ready[0]);
+		close(go[1]);
 		run_child(mf, s, o, rep, ready[1], go[0]);
+	}
 	close(ready[1]);
 	close(go[0]);
 	ready[1] = go[0] = -1;

@@ -101,7 +101,7 @@ static int baseline_open(struct guard *g, unsigned int mask, bool fresh)
 			g->u.release, strerror(-err));
 		return EXIT_FAILED;
 	}
-	baseline_init(g->b, g->u.release, mask, g->devices,
+	guard_baseline_init(g->b, g->u.release, mask, g->devices,
 		      g->a.band.learn_windows);
 	if (fresh) {
 		g->state = "new";
@@ -109,7 +109,7 @@ static int baseline_open(struct guard *g, unsigned int mask, bool fresh)
 	}
 	err = guard_baseline_load(g->path, g->b, why, sizeof(why));
 	if (err == -ENOENT) {
-		baseline_init(g->b, g->u.release, mask, g->devices,
+		guard_baseline_init(g->b, g->u.release, mask, g->devices,
 			      g->a.band.learn_windows);
 		g->state = "new";
 		return EXIT_OK;
@@ -124,7 +124,7 @@ static int baseline_open(struct guard *g, unsigned int mask, bool fresh)
 			g->path, g->b->devices, g->devices);
 		return EXIT_USAGE;
 	}
-	g->state = baseline_complete(g->b) ? "loaded" : "learning";
+	g->state = guard_baseline_complete(g->b) ? "loaded" : "learning";
 	return EXIT_OK;
 }
 
@@ -223,8 +223,8 @@ static void assess(struct guard *g, struct guard_result *r, unsigned int end_mas
 		r->not_acted = "the features changed during the window: not judged";
 		return;
 	}
-	if (!baseline_complete(g->b)) {
-		bool added = baseline_add(g->b, &r->w);
+	if (!guard_baseline_complete(g->b)) {
+		bool added = guard_baseline_add(g->b, &r->w);
 
 		guard_not_judged(&r->j, added ? BV_LEARNING :
 				 all_unavailable(&r->w) ? BV_UNAVAILABLE : BV_IDLE,

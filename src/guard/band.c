@@ -62,7 +62,7 @@ unsigned int guard_metric_features(enum guard_metric m)
 	return bits;
 }
 
-void baseline_init(struct baseline *b, const char *release, unsigned int mask,
+void guard_baseline_init(struct baseline *b, const char *release, unsigned int mask,
 		   const char *devices, unsigned int k)
 {
 	memset(b, 0, sizeof(*b));
@@ -72,12 +72,12 @@ void baseline_init(struct baseline *b, const char *release, unsigned int mask,
 	b->learn_windows = k;
 }
 
-bool baseline_complete(const struct baseline *b)
+bool guard_baseline_complete(const struct baseline *b)
 {
 	return b->windows >= b->learn_windows;
 }
 
-bool baseline_add(struct baseline *b, const struct guard_window *w)
+bool guard_baseline_add(struct baseline *b, const struct guard_window *w)
 {
 	if (w->idle || b->windows >= GUARD_MAX_LEARN)
 		return false;

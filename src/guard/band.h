@@ -92,18 +92,18 @@ struct judgement {
 void guard_not_judged(struct judgement *j, enum band_verdict v, const char *why);
 
 /* An empty baseline for @release, @mask and @devices, to learn @k windows. */
-void baseline_init(struct baseline *b, const char *release, unsigned int mask,
+void guard_baseline_init(struct baseline *b, const char *release, unsigned int mask,
 		   const char *devices, unsigned int k);
 
 /* Learned all it needs: K windows that were not idle. */
-bool baseline_complete(const struct baseline *b);
+bool guard_baseline_complete(const struct baseline *b);
 
 /*
  * Add a window to the baseline: each metric that was measured with
  * enough activity.  An idle window adds nothing; returns whether it was
  * added.
  */
-bool baseline_add(struct baseline *b, const struct guard_window *w);
+bool guard_baseline_add(struct baseline *b, const struct guard_window *w);
 
 /* The band of @n values (not changed). */
 void band_compute(const double *v, size_t n, const struct band_opts *o,

@@ -22,7 +22,7 @@ int guard_baseline_name(const char *release, unsigned int mask, char *out,
 /*
  * Read @path into @b.  -ENOENT if there is none, -EBADMSG (with @err
  * saying what) if it is not a baseline or is of another release or mask
- * than @b's, which the caller set with baseline_init().
+ * than @b's, which the caller set with guard_baseline_init().
  */
 int guard_baseline_load(const char *path, struct baseline *b, char *err,
 			size_t errlen);

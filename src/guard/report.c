@@ -224,7 +224,7 @@ static void json_action(struct json_writer *w, const struct guard_action *a)
 		json_null_reason(w, "exit_status", strsignal(r->signal));
 	else
 		json_i64(w, "exit_status", r->status);
-	json_str(w, "decision", canary_decision(r));
+	json_str(w, "decision", guard_canary_decision(r));
 	json_read_init(&rd, why, sizeof(why), NULL);
 	if (r->output && !r->truncated)
 		json_read_parse(&rd, r->output, &rep);
@@ -393,7 +393,7 @@ static void table_window(FILE *f, const struct guard_result *g)
 		const struct canary_run *r = &g->act[i].run;
 
 		fprintf(f, "       canary %s: %s", g->act[i].f->name,
-			canary_decision(r));
+			guard_canary_decision(r));
 		if (r->err)
 			fprintf(f, " (%s)\n", strerror(-r->err));
 		else if (r->status < 0)

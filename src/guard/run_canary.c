@@ -13,7 +13,7 @@
 
 #include "lib/runcmd.h"
 
-const char *canary_decision(const struct canary_run *r)
+const char *guard_canary_decision(const struct canary_run *r)
 {
 	if (r->err || r->status < 0)
 		return "failed";

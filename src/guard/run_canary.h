@@ -27,7 +27,7 @@ struct canary_run {
 };
 
 /* "PASS", "REGRESS", "UNKNOWN", "error", "usage" or "failed". */
-const char *canary_decision(const struct canary_run *r);
+const char *guard_canary_decision(const struct canary_run *r);
 
 /* Run the canary of feature @name (the sysctl name without "vm."). */
 void guard_canary_run(const char *name, struct canary_run *r);

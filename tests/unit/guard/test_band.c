@@ -83,25 +83,25 @@ static void test_learning(void)
 	struct baseline *b = calloc(1, sizeof(*b));
 	struct guard_window w;
 
-	baseline_init(b, "7.3.4-1.rafleet.virt", 0x3f, "vda", 5);
+	guard_baseline_init(b, "7.3.4-1.rafleet.virt", 0x3f, "vda", 5);
 	is_str(b->release, "7.3.4-1.rafleet.virt", "the baseline's release");
 	window(&w, 128, 16, 0.5, 0);
 	w.idle = true;
-	ok(!baseline_add(b, &w) && b->windows == 0,
+	ok(!guard_baseline_add(b, &w) && b->windows == 0,
 	   "an idle window is not learned");
 	w.idle = false;
 	w.m[GM_MAJFLT_PER_MIB].state = MV_QUIET;
 	w.m[GM_RA_PER_MIB].state = MV_UNAVAILABLE;
 	w.m[GM_RA_PER_MIB].v = NAN;
 	for (int i = 0; i < 4; i++)
-		baseline_add(b, &w);
-	ok(b->windows == 4 && !baseline_complete(b),
+		guard_baseline_add(b, &w);
+	ok(b->windows == 4 && !guard_baseline_complete(b),
 	   "4 of 5 windows: still learning");
 	is_u64(b->n[GM_REQ_KIB], 4, "request size learned 4 times");
 	is_u64(b->n[GM_MAJFLT_PER_MIB], 0, "a quiet metric is not learned");
 	is_u64(b->n[GM_RA_PER_MIB], 0, "an unavailable one neither");
-	baseline_add(b, &w);
-	ok(baseline_complete(b), "5 windows: complete");
+	guard_baseline_add(b, &w);
+	ok(guard_baseline_complete(b), "5 windows: complete");
 	free(b);
 }
 
@@ -111,10 +111,10 @@ static struct baseline *learned(void)
 	double req[] = { 128, 126, 130, 128, 129 };
 	struct guard_window w;
 
-	baseline_init(b, "7.3.4", ALL_ON, "vda", 5);
+	guard_baseline_init(b, "7.3.4", ALL_ON, "vda", 5);
 	for (int i = 0; i < 5; i++) {
 		window(&w, req[i], 16, 0.5, 0.25);
-		baseline_add(b, &w);
+		guard_baseline_add(b, &w);
 	}
 	return b;
 }
@@ -126,10 +126,10 @@ static void test_count_noise(void)
 	struct guard_window w;
 	struct judgement j;
 
-	baseline_init(b, "7.3.4", ALL_ON, "vda", 5);
+	guard_baseline_init(b, "7.3.4", ALL_ON, "vda", 5);
 	for (int i = 0; i < 5; i++) {
 		window(&w, 128, 16, 16, 0);
-		baseline_add(b, &w);
+		guard_baseline_add(b, &w);
 	}
 	window(&w, 128, 16, 16, 0.03);		/* 3 faults in 100 MiB */
 	w.read_mib = 100;

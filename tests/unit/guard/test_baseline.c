@@ -37,7 +37,7 @@ static void test_round_trip(const char *path)
 	struct baseline *c = calloc(1, sizeof(*c));
 	char why[160] = "";
 
-	baseline_init(b, "7.3.4", 0x3f, "loop0,vda", 7);
+	guard_baseline_init(b, "7.3.4", 0x3f, "loop0,vda", 7);
 	b->windows = 3;
 	b->n[GM_REQ_KIB] = 3;
 	b->v[GM_REQ_KIB][0] = 128;
@@ -47,7 +47,7 @@ static void test_round_trip(const char *path)
 	b->v[GM_MAJFLT_PER_MIB][0] = 1e-7;
 	is_i64(guard_baseline_save(path, b), 0, "saved");
 
-	baseline_init(c, "7.3.4", 0x3f, "", 10);
+	guard_baseline_init(c, "7.3.4", 0x3f, "", 10);
 	is_i64(guard_baseline_load(path, c, why, sizeof(why)), 0, "loaded");
 	ok(c->windows == 3 && c->learn_windows == 7 &&
 	   !strcmp(c->devices, "loop0,vda"),
@@ -58,11 +58,11 @@ static void test_round_trip(const char *path)
 	   "values exactly as saved");
 	ok(c->n[GM_FOLIO_PAGES] == 0, "an empty metric stays empty");
 
-	baseline_init(c, "7.3.4", 0x1f, "", 10);
+	guard_baseline_init(c, "7.3.4", 0x1f, "", 10);
 	is_i64(guard_baseline_load(path, c, why, sizeof(why)), -EBADMSG,
 	       "another feature mask is refused");
 	ok(strstr(why, "another kernel or feature mask") != NULL, "  '%s'", why);
-	baseline_init(c, "7.3.5", 0x3f, "", 10);
+	guard_baseline_init(c, "7.3.5", 0x3f, "", 10);
 	is_i64(guard_baseline_load(path, c, why, sizeof(why)), -EBADMSG,
 	       "another kernel is refused");
 	free(b);
@@ -75,7 +75,7 @@ static void test_damaged(void)
 	char path[PATH_MAX], why[160] = "";
 
 	snprintf(path, sizeof(path), "%s/missing.json", tmpdir);
-	baseline_init(c, "7.3.4", 0x3f, "", 10);
+	guard_baseline_init(c, "7.3.4", 0x3f, "", 10);
 	is_i64(guard_baseline_load(path, c, why, sizeof(why)), -ENOENT,
 	       "no file: -ENOENT");
 	fakefs_put(tmpdir, "half.json", "{\"schema\": \"rafleet-guard-baseline/1\", \"ker");
