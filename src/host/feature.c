@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "host/feature.h"
+#include "host/sysctl.h"
 #include "lib/fileio.h"
 
 #include <errno.h>
@@ -38,9 +39,11 @@ const struct feature *feature_find(const char *name)
 
 static void feature_path(const struct feature *f, char *buf, size_t len)
 {
-	const char *root = getenv("RAFLEET_PROCSYS");
+	char name[128];
 
-	snprintf(buf, len, "%s/vm/%s", root ? root : "/proc/sys", f->name);
+	snprintf(name, sizeof(name), "vm.%s", f->name);
+	if (sysctl_path(name, buf, len))
+		buf[0] = '\0';
 }
 
 int feature_get(const struct feature *f)

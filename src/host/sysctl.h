@@ -12,7 +12,7 @@
 #define SYSCTL_MAX_SAVED 16
 
 /* "vm.readahead_async_keep_half" -> "/proc/sys/vm/readahead_async_keep_half"
- * (or under $RAFLEET_PROCSYS).  -EINVAL for a name that is not a plain
+ * (or under $RAFLEET_PROCSYS: host_path()).  -EINVAL for a name that is not a plain
  * dotted path. */
 int sysctl_path(const char *name, char *out, size_t len);
 

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/env.h"
+
 static const struct action {
 	const char *name;	/* the pending action in the state */
 	const char *cmd;	/* the command it comes from ... */
@@ -120,7 +122,7 @@ bool rollout_next(const struct state *s, const struct running *now,
 
 static unsigned int lock_wait_ms(void)
 {
-	const char *env = getenv("RAFLEET_LOCK_WAIT");
+	const char *env = env_get(ENV_LOCK_WAIT);
 
 	return env ? (unsigned int)strtoul(env, NULL, 10) * 1000 : 0;
 }
