@@ -73,6 +73,14 @@ static int write_value(const char *path, const char *val, size_t len)
 	return err;
 }
 
+int sysctl_set(const char *name, const char *val)
+{
+	char path[PATH_MAX];
+	int err = sysctl_path(name, path, sizeof(path));
+
+	return err ? err : write_value(path, val, strlen(val));
+}
+
 int sysctl_set_saved(const char *name, const char *val)
 {
 	struct saved *s;

@@ -19,6 +19,12 @@ int sysctl_path(const char *name, char *out, size_t len);
 /* Read the value, without its trailing newline. */
 int sysctl_get(const char *name, char *val, size_t len);
 
+/*
+ * Write @val as it is (one write(), "1\n"): the one writer of /proc/sys,
+ * for a change meant to stay (feature_set()).  0 or the kernel's -errno.
+ */
+int sysctl_set(const char *name, const char *val);
+
 /* Write @val; the old value is saved first, to be restored later. */
 int sysctl_set_saved(const char *name, const char *val);
 
