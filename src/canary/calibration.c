@@ -101,7 +101,7 @@ static int parse(struct json_object *root, struct calibration *c)
 	return 0;
 }
 
-int calibration_load(struct calibration *c)
+int calibration_load(struct calibration *c, char *why, size_t len)
 {
 	char path[PATH_MAX], id[40];
 	struct json_object *root;
@@ -118,14 +118,14 @@ int calibration_load(struct calibration *c)
 		if (!f)
 			return -ENOENT;
 		fclose(f);
-		fprintf(stderr, "rafleet: %s is not JSON; run 'rafleet calibrate' again\n", path);
+		snprintf(why, len, "%s is not JSON; run 'rafleet calibrate' again", path);
 		return -EBADMSG;
 	}
 	err = parse(root, c);
 	json_object_put(root);
 	if (err) {
-		fprintf(stderr, "rafleet: %s is not a %s file; run 'rafleet calibrate' again\n",
-			path, CALIBRATION_SCHEMA);
+		snprintf(why, len, "%s is not a %s file; run 'rafleet calibrate' again",
+			 path, CALIBRATION_SCHEMA);
 		return err;
 	}
 	if (machine_id_get(id, sizeof(id)) || strcmp(id, c->machine_id))

@@ -9,6 +9,7 @@
 #include "rollout/priv.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,10 +143,16 @@ int rollout_open(struct rollout **rp, const char *who)
 	err = rollout_state_path(r->path, sizeof(r->path));
 	if (!err)
 		err = lockfile_take(&r->lock, who, lock_wait_ms());
+	if (err == -EBUSY) {
+		char busy[PATH_MAX + 160];
+
+		lockfile_busy(&r->lock, busy, sizeof(busy));
+		fprintf(stderr, "rafleet: %s\n", busy);
+		goto fail;
+	}
 	if (err) {
-		if (err != -EBUSY)
-			fprintf(stderr, "rafleet: cannot take the lock in the state directory: %s\n",
-				strerror(-err));
+		fprintf(stderr, "rafleet: cannot take the lock in the state directory: %s\n",
+			strerror(-err));
 		goto fail;
 	}
 	err = state_load(&r->st, r->path, why, sizeof(why));
