@@ -3,9 +3,11 @@
  * lib/env and host_path(): the one reader of the environment gives a
  * variable's value (NULL when unset or empty), its name both ways, and
  * moves the kernel's trees (/proc/sys, /proc, /sys, ...) to a test's copy,
- * the longest prefix deciding; docs/environment.md lists every variable.
+ * the longest prefix deciding; docs/environment.md lists every variable,
+ * and no other .c file of src/ calls getenv().
  */
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,11 +126,46 @@ static void test_documented(void)
 	free(text);
 }
 
+static int readers;
+
+static int scan(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t n = strlen(path);
+	char *text = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || n < 2 || strcmp(path + n - 2, ".c") ||
+	    !strcmp(path, "src/lib/env.c"))
+		return 0;
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (getdelim(&text, &cap, '\0', f) > 0 && strstr(text, "getenv(")) {
+		diag("%s calls getenv(): ask lib/env.h instead", path);
+		readers++;
+	}
+	free(text);
+	fclose(f);
+	return 0;
+}
+
+static void test_one_reader(void)
+{
+	int err = nftw("src", scan, 16, FTW_PHYS);
+
+	ok(!err && !readers, "src/lib/env.c is the one .c file of src/ that calls getenv() (%d others)",
+	   readers);
+}
+
 int main(void)
 {
 	test_get();
 	test_names();
 	test_host_path();
 	test_documented();
+	test_one_reader();
 	return tap_done();
 }
