@@ -11,13 +11,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lib/env.h"
 #include "lib/fileio.h"
 #include "lib/jsonread.h"
 #include "lib/runcmd.h"
 
 int fio_job_path(const char *job, char *out, size_t len)
 {
-	const char *dirs[] = { getenv("RAFLEET_FIO_DIR"), "/usr/share/rafleet/fio",
+	const char *dirs[] = { env_get(ENV_FIO_DIR), "/usr/share/rafleet/fio",
 			       "fio" };
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {

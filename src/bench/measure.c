@@ -127,6 +127,11 @@ static void evict(const struct measure_file *mf, char *how, size_t len)
 		close(fd);
 	}
 	if (geteuid() == 0) {
+		/*
+		 * Not sysctl_set(): the cache to drop is the real one, also when
+		 * a test moves /proc/sys (test_canary_cli: a fake one for the
+		 * features, measured with the host's page cache).
+		 */
 		int dc = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 
 		sync();

@@ -119,9 +119,9 @@ static int parse(struct json_read *rd, struct json_object *root, struct calibrat
 	return err;
 }
 
-int calibration_load(struct calibration *c)
+int calibration_load(struct calibration *c, char *why, size_t len)
 {
-	char path[PATH_MAX], id[40], why[256];
+	char path[PATH_MAX], id[40], jwhy[256];
 	struct json_object *root;
 	struct json_read rd;
 	int err;
@@ -130,10 +130,10 @@ int calibration_load(struct calibration *c)
 	err = statedir_path(CALIBRATION_FILE, path, sizeof(path));
 	if (err)
 		return err;
-	json_read_init(&rd, why, sizeof(why), NULL);
+	json_read_init(&rd, jwhy, sizeof(jwhy), NULL);
 	err = json_read_file(&rd, path, JSON_FILE_MAX_BYTES, &root);
 	if (err == -EBADMSG) {
-		fprintf(stderr, "rafleet: %s is not JSON; run 'rafleet calibrate' again\n", path);
+		snprintf(why, len, "%s is not JSON; run 'rafleet calibrate' again", path);
 		return err;
 	}
 	if (err)
@@ -141,8 +141,8 @@ int calibration_load(struct calibration *c)
 	err = parse(&rd, root, c);
 	json_object_put(root);
 	if (err) {
-		fprintf(stderr, "rafleet: %s is not a %s file; run 'rafleet calibrate' again\n",
-			path, CALIBRATION_SCHEMA);
+		snprintf(why, len, "%s is not a %s file; run 'rafleet calibrate' again",
+			 path, CALIBRATION_SCHEMA);
 		return err;
 	}
 	if (machine_id_get(id, sizeof(id)) || strcmp(id, c->machine_id))

@@ -49,9 +49,9 @@ double calibration_delta(const struct hl_estimate *aa, double floor);
 /*
  * Load the stored calibration.  0; -ENOENT when there is none; -EXDEV when
  * it was made on another machine; -EBADMSG when the file is not a
- * calibration (the message says which file).
+ * calibration, and @why says which file and what to do.  Prints nothing.
  */
-int calibration_load(struct calibration *c);
+int calibration_load(struct calibration *c, char *why, size_t len);
 
 /* Add or replace the entry of @e->scenario.  -ENOSPC when full. */
 int calibration_put(struct calibration *c, const struct calibration_entry *e);

@@ -115,7 +115,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct rollout *ro;
 	struct utsname u;
 	time_t now = time(NULL);
-	char detail[256];
+	char detail[256], why[PATH_MAX + 128];
 	int n = 0, err;
 
 	if (canary_parse_args(argc, argv, &a)) {
@@ -137,9 +137,11 @@ int cmd_calibrate(int argc, char **argv)
 	} else {
 		default_workloads(wl, &n, CALIBRATION_MAX);
 	}
-	err = calibration_load(&c);
-	if (err == -EBADMSG)
+	err = calibration_load(&c, why, sizeof(why));
+	if (err == -EBADMSG) {
+		fprintf(stderr, "rafleet: %s\n", why);
 		return EXIT_FAILED;
+	}
 	if (err)	/* none, or another machine's: start afresh */
 		memset(&c, 0, sizeof(c));
 	err = machine_id_get(c.machine_id, sizeof(c.machine_id));

@@ -34,10 +34,14 @@ static int pick_deltas(const struct canary_args *a, struct canary_opts *o,
 		       struct canary_decision *d)
 {
 	struct calibration cal;
-	int err = a->delta || a->no_calibration ? -ENOENT : calibration_load(&cal);
+	char why[PATH_MAX + 128];
+	int err = a->delta || a->no_calibration ? -ENOENT :
+		  calibration_load(&cal, why, sizeof(why));
 
-	if (err == -EBADMSG)
+	if (err == -EBADMSG) {
+		fprintf(stderr, "rafleet: %s\n", why);
 		return err;
+	}
 	if (err == -EXDEV)
 		fprintf(stderr, "rafleet canary: the calibration was made on another machine; using the floor\n");
 	for (int w = 0; w < o->nr_workloads; w++) {

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "rollout/health_builtin.h"
+#include "lib/env.h"
 #include "lib/parsenum.h"
 #include "cmd/rollout_common.h"
 #include "lib/options.h"
@@ -54,7 +55,7 @@ static int run_check(const char *name, int64_t wait_s)
 	if (wait_s < 0) {
 		uint64_t t;
 
-		env = getenv("RAFLEET_CHECK_TIMEOUT");
+		env = env_get(ENV_CHECK_TIMEOUT);
 		wait_s = env && !parse_duration(env, 1, 3600, &t) && t > 5 ? (int64_t)t - 5 : 0;
 	}
 	if (!strcmp(name, "network")) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/runcmd.h"
+#include "lib/env.h"
 
 const char *guard_canary_decision(const struct canary_run *r)
 {
@@ -63,8 +64,8 @@ static int collect(int fd, struct canary_run *r)
 
 void guard_canary_run(const char *name, struct canary_run *r)
 {
-	const char *env = getenv(GUARD_CANARY_ENV);
-	const char *prog = env && *env ? env : "/proc/self/exe";
+	const char *env = env_get(ENV_CANARY);
+	const char *prog = env ? env : "/proc/self/exe";
 	char *argv[] = { (char *)prog, "canary", (char *)name, "--act", "--json", NULL };
 	struct run_io io = { .err_fd = -1 };
 	int rc, err;
@@ -72,7 +73,7 @@ void guard_canary_run(const char *name, struct canary_run *r)
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
 	snprintf(r->program, sizeof(r->program), "%s", prog);
-	if (!env || !*env) {
+	if (!env) {
 		ssize_t n = readlink("/proc/self/exe", r->program,
 				     sizeof(r->program) - 1);
 

@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include "lib/exitcode.h"
 
-#define GUARD_CANARY_ENV "RAFLEET_CANARY"
 #define GUARD_CANARY_MAX_OUTPUT (1 << 20)
 
 struct canary_run {

@@ -4,6 +4,7 @@
  */
 #include "host/blockdev.h"
 #include "lib/fileio.h"
+#include "lib/rootdir.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,9 +35,11 @@ enum {
 
 const char *blockdev_sysfs_root(void)
 {
-	const char *s = getenv(BLOCKDEV_SYSFS_ENV);
+	static char root[PATH_MAX];
 
-	return s && s[0] ? s : "/sys";
+	if (host_path("/sys", root, sizeof(root)))
+		return "/sys";
+	return root;
 }
 
 /* Copy src into dst[len]; -ENAMETOOLONG if it does not fit. */

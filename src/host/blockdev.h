@@ -14,8 +14,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define BLOCKDEV_SYSFS_ENV "RAFLEET_SYSFS"
-
 struct blockdev {
 	char name[64];		/* whole disk: "vda", also for vda1 */
 	char sysdir[512];	/* its resolved sysfs dir, .../block/vda */
@@ -28,7 +26,7 @@ struct blockdev_stat {
 	uint64_t write_ios, write_sectors, in_flight;
 };
 
-/* $RAFLEET_SYSFS if set and not empty, else "/sys" */
+/* host_path("/sys"): $RAFLEET_SYSFS if set and not empty, else "/sys" */
 const char *blockdev_sysfs_root(void);
 
 /*

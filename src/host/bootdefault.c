@@ -12,6 +12,7 @@
 #include "lib/atomicfile.h"
 #include "host/bootentry.h"
 #include "host/kernelfind.h"
+#include "lib/env.h"
 #include "lib/rootdir.h"
 #include "lib/runcmd.h"
 
@@ -20,9 +21,9 @@
 static const char *find_grubby(void)
 {
 	static const char *const paths[] = { "/usr/sbin/grubby", "/sbin/grubby", NULL };
-	const char *env = getenv("RAFLEET_GRUBBY");
+	const char *env = env_get(ENV_GRUBBY);
 
-	if (env && *env)
+	if (env)
 		return env;
 	if (strcmp(rootdir_get(), "/"))
 		return NULL;	/* a test root: not this machine's grubby */

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "host/feature.h"
-#include "lib/fileio.h"
+#include "host/sysctl.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const struct feature features[] = {
 	{ "readahead_unbounded_large_folios", "000",
@@ -36,41 +32,31 @@ const struct feature *feature_find(const char *name)
 	return NULL;
 }
 
-static void feature_path(const struct feature *f, char *buf, size_t len)
+/* "vm.readahead_async_keep_half": the name sysctl.c takes. */
+static const char *feature_sysctl(const struct feature *f, char *buf, size_t len)
 {
-	const char *root = getenv("RAFLEET_PROCSYS");
-
-	snprintf(buf, len, "%s/vm/%s", root ? root : "/proc/sys", f->name);
+	snprintf(buf, len, "vm.%s", f->name);
+	return buf;
 }
 
 int feature_get(const struct feature *f)
 {
-	char path[PATH_MAX], buf[16];
+	char name[128], buf[16];
 	int err;
 
-	feature_path(f, path, sizeof(path));
-	err = read_small_file(path, buf, sizeof(buf));
+	err = sysctl_get(feature_sysctl(f, name, sizeof(name)), buf, sizeof(buf));
 	if (err)
 		return err == -EBADMSG ? -EINVAL : err;
-	if (!strcmp(buf, "0\n") || !strcmp(buf, "0"))
+	if (!strcmp(buf, "0"))
 		return 0;
-	if (!strcmp(buf, "1\n") || !strcmp(buf, "1"))
+	if (!strcmp(buf, "1"))
 		return 1;
 	return -EINVAL;
 }
 
 int feature_set(const struct feature *f, bool on)
 {
-	char path[PATH_MAX];
-	const char *val = on ? "1\n" : "0\n";
-	int fd, err = 0;
+	char name[128];
 
-	feature_path(f, path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, 2) != 2)
-		err = -errno;
-	close(fd);
-	return err;
+	return sysctl_set(feature_sysctl(f, name, sizeof(name)), on ? "1\n" : "0\n");
 }

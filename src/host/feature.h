@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The readahead features of the rafleet kernel, one sysctl each under
- * /proc/sys/vm (or $RAFLEET_PROCSYS/vm, for tests).
+ * /proc/sys/vm (or $RAFLEET_PROCSYS/vm, for tests), read and written by
+ * host/sysctl.c.
  */
 #ifndef RAFLEET_FEATURE_H
 #define RAFLEET_FEATURE_H

@@ -12,6 +12,8 @@
 
 #include <systemd/sd-journal.h>
 
+#include "lib/env.h"
+
 #define MAX_FIELDS 8
 
 struct entry {
@@ -57,7 +59,7 @@ static void add_opt(struct entry *e, const char *key, const char *val)
 
 static bool to_journal(void)
 {
-	const char *env = getenv("RAFLEET_JOURNAL");
+	const char *env = env_get(ENV_JOURNAL);
 
 	if (env && !strcmp(env, "stderr"))
 		return false;

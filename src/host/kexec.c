@@ -22,17 +22,17 @@ static bool fake_root(void)
 }
 
 /* The program for @env, or -EPERM under a fake root without one. */
-int host_program(const char *env, const char *def, const char **prog, char *why, size_t len)
+int host_program(enum env_var env, const char *def, const char **prog, char *why, size_t len)
 {
-	const char *p = getenv(env);
+	const char *p = env_get(env);
 
-	if (p && *p) {
+	if (p) {
 		*prog = p;
 		return 0;
 	}
 	if (fake_root()) {
 		snprintf(why, len, "RAFLEET_ROOT is %s but %s is not set: not running the real %s",
-			 rootdir_get(), env, def);
+			 rootdir_get(), env_name(env), def);
 		return -EPERM;
 	}
 	*prog = def;
@@ -60,7 +60,7 @@ int kexec_load(const char *image, const char *initrd, const char *cmdline,
 	char *argv[6];
 	int n = 0, err;
 
-	err = host_program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
+	err = host_program(ENV_KEXEC, KEXEC_DEFAULT, &prog, why, len);
 	if (!err)
 		err = root_path(rootdir_get(), image, img, sizeof(img));
 	if (!err && initrd && *initrd)
@@ -86,7 +86,7 @@ int kexec_load(const char *image, const char *initrd, const char *cmdline,
 int kexec_unload(char *why, size_t len)
 {
 	const char *prog;
-	int err = host_program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
+	int err = host_program(ENV_KEXEC, KEXEC_DEFAULT, &prog, why, len);
 	char *argv[] = { (char *)prog, "-u", NULL };
 
 	return err ? err : run(argv, why, len);
@@ -106,7 +106,7 @@ static int systemctl(const char *verb, const char *flag, const char **how, char 
 		     size_t len)
 {
 	const char *prog;
-	int err = host_program("RAFLEET_SYSTEMCTL", SYSTEMCTL_DEFAULT, &prog, why, len);
+	int err = host_program(ENV_SYSTEMCTL, SYSTEMCTL_DEFAULT, &prog, why, len);
 	char *argv[] = { (char *)prog, (char *)verb, (char *)flag, (char *)flag, NULL };
 
 	*how = !strcmp(verb, "kexec") ? "systemctl kexec" :
@@ -122,7 +122,7 @@ int kexec_exec(const char **how, char *why, size_t len)
 	if (systemd_runs())
 		return systemctl("kexec", NULL, how, why, len);
 	*how = "kexec -e";
-	err = host_program("RAFLEET_KEXEC", KEXEC_DEFAULT, &prog, why, len);
+	err = host_program(ENV_KEXEC, KEXEC_DEFAULT, &prog, why, len);
 	if (!err) {
 		char *argv[] = { (char *)prog, "-e", NULL };
 

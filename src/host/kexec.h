@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "lib/env.h"
+
 #define KEXEC_DEFAULT "/sbin/kexec"
 #define SYSTEMCTL_DEFAULT "systemctl"
 
@@ -23,7 +25,7 @@
  * when set, else @def; -EPERM (with @why) under a $RAFLEET_ROOT other
  * than / without $@env, so that a test never runs the real one.
  */
-int host_program(const char *env, const char *def, const char **prog, char *why, size_t len);
+int host_program(enum env_var env, const char *def, const char **prog, char *why, size_t len);
 
 /*
  * kexec -l IMAGE [--initrd=INITRD] --append=CMDLINE, the files as the host

@@ -3,12 +3,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "host/sysctl.h"
+#include "lib/rootdir.h"
+#include "lib/strbuf.h"
 
 /* taint bits that mean the kernel itself went wrong */
 #define TAINT_MACHINE_CHECK (1L << 4)
@@ -44,15 +47,20 @@ static void record(struct kernel_health *h, const char *rec)
 
 static void read_log(struct kernel_health *h)
 {
-	const char *path = getenv("RAFLEET_KMSG");
-	char buf[8192];
+	char path[PATH_MAX], buf[8192];
 	int fd;
 
-	if (!path || !*path)
-		path = "/dev/kmsg";
+	if (host_path("/dev/kmsg", path, sizeof(path))) {
+		snprintf(h->log_error, sizeof(h->log_error), "/dev/kmsg: %s", strerror(ENAMETOOLONG));
+		return;
+	}
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(h->log_error, sizeof(h->log_error), "%s: %s", path, strerror(errno));
+		struct strbuf sb;
+
+		/* a longer one is cut to the field, as it always was */
+		sb_init(&sb, h->log_error, sizeof(h->log_error));
+		sb_addf(&sb, "%s: %s", path, strerror(errno));
 		return;
 	}
 	h->log_read = true;

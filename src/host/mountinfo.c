@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/rootdir.h"
+
 /* Undo mountinfo's octal escapes (\040 for a space) in place. */
 static void unescape(char *s)
 {
@@ -38,14 +40,15 @@ static size_t prefix_len(const char *mnt, const char *path)
 
 int mount_of_path(const char *path, struct mount_of *m)
 {
-	const char *file = getenv("RAFLEET_MOUNTINFO");
-	char real[PATH_MAX], line[4096];
+	char file[PATH_MAX], real[PATH_MAX], line[4096];
 	size_t best = 0;
 	FILE *f;
 
 	if (!realpath(path, real))
 		return -errno;
-	f = fopen(file ? file : "/proc/self/mountinfo", "r");
+	if (host_path("/proc/self/mountinfo", file, sizeof(file)))
+		return -ENAMETOOLONG;
+	f = fopen(file, "r");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {

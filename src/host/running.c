@@ -8,16 +8,18 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "lib/env.h"
 #include "lib/fileio.h"
+#include "lib/rootdir.h"
 #include "lib/strbuf.h"
 #include "host/sysctl.h"
 
 static void read_release(struct running *r)
 {
-	const char *env = getenv("RAFLEET_UNAME_R");
+	const char *env = env_get(ENV_UNAME_R);
 	struct utsname u;
 
-	if (env && *env)
+	if (env)
 		snprintf(r->release, sizeof(r->release), "%s", env);
 	else if (!uname(&u))
 		snprintf(r->release, sizeof(r->release), "%s", u.release);
@@ -45,13 +47,6 @@ static void find_token(struct running *r)
 	}
 }
 
-const char *running_proc_dir(void)
-{
-	const char *proc = getenv("RAFLEET_PROC");
-
-	return proc && *proc ? proc : "/proc";
-}
-
 int running_read(struct running *r)
 {
 	char path[PATH_MAX];
@@ -61,8 +56,9 @@ int running_read(struct running *r)
 	read_release(r);
 	if (sysctl_get("kernel.random.boot_id", r->boot_id, sizeof(r->boot_id)))
 		r->boot_id[0] = '\0';
-	snprintf(path, sizeof(path), "%s/cmdline", running_proc_dir());
-	err = read_small_file(path, r->cmdline, sizeof(r->cmdline));
+	err = host_path("/proc/cmdline", path, sizeof(path));
+	if (!err)
+		err = read_small_file(path, r->cmdline, sizeof(r->cmdline));
 	if (err) {
 		r->cmdline[0] = '\0';
 		return err;
@@ -77,8 +73,9 @@ int running_uptime(double *secs)
 	char path[PATH_MAX], buf[128], *end;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/uptime", running_proc_dir());
-	err = read_small_file(path, buf, sizeof(buf));
+	err = host_path("/proc/uptime", path, sizeof(path));
+	if (!err)
+		err = read_small_file(path, buf, sizeof(buf));
 	if (err)
 		return err;
 	*secs = strtod(buf, &end);

@@ -38,7 +38,4 @@ bool running_is_trial(const struct running *r, const char *release,
 /* Seconds since this kernel booted (/proc/uptime).  0 or -errno. */
 int running_uptime(double *secs);
 
-/* Where /proc is: $RAFLEET_PROC (a test's copy), else /proc. */
-const char *running_proc_dir(void);
-
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/fileio.h"
+#include "lib/rootdir.h"
 
 struct saved {
 	char path[PATH_MAX];
@@ -23,9 +24,8 @@ static volatile sig_atomic_t nr_saved;
 
 int sysctl_path(const char *name, char *out, size_t len)
 {
-	const char *root = getenv("RAFLEET_PROCSYS");
+	char host[PATH_MAX];
 	size_t n;
-	char *p;
 
 	if (!name || !*name || *name == '.' || strstr(name, "..") ||
 	    strchr(name, '/') || name[strlen(name) - 1] == '.')
@@ -35,13 +35,13 @@ int sysctl_path(const char *name, char *out, size_t len)
 		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      (*c >= '0' && *c <= '9')))
 			return -EINVAL;
-	n = snprintf(out, len, "%s/%s", root ? root : "/proc/sys", name);
-	if (n >= len)
+	n = snprintf(host, sizeof(host), "/proc/sys/%s", name);
+	if (n >= sizeof(host))
 		return -ENAMETOOLONG;
-	for (p = out + strlen(root ? root : "/proc/sys") + 1; *p; p++)
+	for (char *p = host + strlen("/proc/sys/"); *p; p++)
 		if (*p == '.')
 			*p = '/';
-	return 0;
+	return host_path(host, out, len);
 }
 
 int sysctl_get(const char *name, char *val, size_t len)
@@ -71,6 +71,14 @@ static int write_value(const char *path, const char *val, size_t len)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+int sysctl_set(const char *name, const char *val)
+{
+	char path[PATH_MAX];
+	int err = sysctl_path(name, path, sizeof(path));
+
+	return err ? err : write_value(path, val, strlen(val));
 }
 
 int sysctl_set_saved(const char *name, const char *val)

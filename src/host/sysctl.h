@@ -12,12 +12,18 @@
 #define SYSCTL_MAX_SAVED 16
 
 /* "vm.readahead_async_keep_half" -> "/proc/sys/vm/readahead_async_keep_half"
- * (or under $RAFLEET_PROCSYS).  -EINVAL for a name that is not a plain
+ * (or under $RAFLEET_PROCSYS: host_path()).  -EINVAL for a name that is not a plain
  * dotted path. */
 int sysctl_path(const char *name, char *out, size_t len);
 
 /* Read the value, without its trailing newline. */
 int sysctl_get(const char *name, char *val, size_t len);
+
+/*
+ * Write @val as it is (one write(), "1\n"): the one writer of /proc/sys,
+ * for a change meant to stay (feature_set()).  0 or the kernel's -errno.
+ */
+int sysctl_set(const char *name, const char *val);
 
 /* Write @val; the old value is saved first, to be restored later. */
 int sysctl_set_saved(const char *name, const char *val);

@@ -4,6 +4,7 @@
  */
 #include "host/tracefs.h"
 #include "lib/fileio.h"
+#include "lib/rootdir.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,8 +26,10 @@ static bool is_dir(const char *path)
 const char *tracefs_root(void)
 {
 	static char root[PATH_MAX];
+	char moved[PATH_MAX];
 	const char *cand[] = {
-		getenv(TRACEFS_ENV),
+		host_path("/sys/kernel/tracing", moved, sizeof(moved)) ? NULL : moved,
+		/* the host's own, also when $RAFLEET_TRACEFS has no events/ */
 		"/sys/kernel/tracing",
 		"/sys/kernel/debug/tracing",
 	};

@@ -14,8 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TRACEFS_ENV "RAFLEET_TRACEFS"
-
 struct tracefs_field {
 	unsigned int offset;	/* bytes from the start of the raw sample */
 	unsigned int size;	/* bytes */

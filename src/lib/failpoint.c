@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/env.h"
+
 void failpoint(const char *name)
 {
-	const char *env = getenv("RAFLEET_FAILPOINT");
+	const char *env = env_get(ENV_FAILPOINT);
 
-	if (!env || !*env)
+	if (!env)
 		return;
 	if (!strcmp(env, "list")) {
 		fprintf(stderr, "rafleet: failpoint %s\n", name);

@@ -87,8 +87,6 @@ int lockfile_take(struct lockfile *l, const char *who, unsigned int wait_ms)
 int lockfile_take_path(struct lockfile *l, const char *path, const char *who,
 		       unsigned int wait_ms)
 {
-	char holder[128];
-	pid_t pid;
 	int err;
 
 	l->fd = -1;
@@ -98,14 +96,6 @@ int lockfile_take_path(struct lockfile *l, const char *path, const char *who,
 	if (l->fd < 0)
 		return -errno;
 	err = flock_wait(l->fd, wait_ms);
-	if (err == -EBUSY) {
-		lockfile_holder(l->path, &pid, holder, sizeof(holder));
-		if (pid)
-			fprintf(stderr, "rafleet: another rafleet (pid %ld, '%s') holds %s\n",
-				(long)pid, holder, l->path);
-		else
-			fprintf(stderr, "rafleet: another rafleet holds %s\n", l->path);
-	}
 	if (!err)
 		err = write_holder(l->fd, who);
 	if (err) {
@@ -113,6 +103,19 @@ int lockfile_take_path(struct lockfile *l, const char *path, const char *who,
 		l->fd = -1;
 	}
 	return err;
+}
+
+void lockfile_busy(const struct lockfile *l, char *msg, size_t len)
+{
+	char holder[128];
+	pid_t pid;
+
+	lockfile_holder(l->path, &pid, holder, sizeof(holder));
+	if (pid)
+		snprintf(msg, len, "another rafleet (pid %ld, '%s') holds %s",
+			 (long)pid, holder, l->path);
+	else
+		snprintf(msg, len, "another rafleet holds %s", l->path);
 }
 
 void lockfile_release(struct lockfile *l)

@@ -25,14 +25,20 @@ struct lockfile {
 /*
  * Take the lock for @who (the command, as "canary"), waiting up to
  * @wait_ms milliseconds for it (0: not at all).  0; -EBUSY if another
- * process holds it (and "rafleet: another rafleet (pid N, 'WHO') holds
- * PATH" is printed on stderr); another -errno if it cannot be opened.
+ * process holds it (lockfile_busy() says who, for the caller to print);
+ * another -errno if it cannot be opened.  Prints nothing.
  */
 int lockfile_take(struct lockfile *l, const char *who, unsigned int wait_ms);
 
 /* The same for the lock file at @path (made if missing; its directory is not). */
 int lockfile_take_path(struct lockfile *l, const char *path, const char *who,
 		       unsigned int wait_ms);
+
+/*
+ * After -EBUSY: "another rafleet (pid N, 'WHO') holds PATH" (or without
+ * the holder, when its file names none) in @msg.
+ */
+void lockfile_busy(const struct lockfile *l, char *msg, size_t len);
 
 /* Let it go (the file stays, empty).  Harmless if not held. */
 void lockfile_release(struct lockfile *l);

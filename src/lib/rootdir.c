@@ -8,11 +8,48 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/env.h"
+
+static const struct {
+	const char *prefix;
+	enum env_var var;
+} trees[] = {
+	{ "/proc/sys", ENV_PROCSYS },
+	{ "/proc/self/mountinfo", ENV_MOUNTINFO },
+	{ "/proc", ENV_PROC },
+	{ "/sys/kernel/tracing", ENV_TRACEFS },
+	{ "/sys", ENV_SYSFS },
+	{ "/dev/kmsg", ENV_KMSG },
+};
+
+int host_path(const char *path, char *out, size_t len)
+{
+	const char *to = NULL;
+	size_t best = 0;
+
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+		size_t n = strlen(trees[i].prefix);
+
+		if (n <= best || strncmp(path, trees[i].prefix, n) ||
+		    (path[n] && path[n] != '/'))
+			continue;
+		best = n;
+		to = env_get(trees[i].var);
+	}
+	if (!to) {
+		to = "";
+		best = 0;
+	}
+	if ((size_t)snprintf(out, len, "%s%s", to, path + best) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 const char *rootdir_get(void)
 {
-	const char *root = getenv("RAFLEET_ROOT");
+	const char *root = env_get(ENV_ROOT);
 
-	return root && *root ? root : "/";
+	return root ? root : "/";
 }
 
 int root_path(const char *root, const char *path, char *out, size_t len)

@@ -13,6 +13,21 @@
 
 #include "lib/warnings.h"
 
+/*
+ * The kernel's files a test (or an image) moves, one variable a tree:
+ *	/proc/sys		$RAFLEET_PROCSYS
+ *	/proc/self/mountinfo	$RAFLEET_MOUNTINFO
+ *	/proc			$RAFLEET_PROC
+ *	/sys/kernel/tracing	$RAFLEET_TRACEFS
+ *	/sys			$RAFLEET_SYSFS
+ *	/dev/kmsg		$RAFLEET_KMSG
+ * The longest of these prefixes that @path starts with (at a '/') decides:
+ * its variable, when set, replaces that prefix; unset, @path is left as it
+ * is (so /proc/sys/x is the real one whatever $RAFLEET_PROC says).  Any
+ * other path is copied.  0, or -ENAMETOOLONG.
+ */
+int host_path(const char *path, char *out, size_t len);
+
 /* $RAFLEET_ROOT, or "/" when it is unset or empty. */
 const char *rootdir_get(void);
 

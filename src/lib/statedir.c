@@ -7,14 +7,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/env.h"
 #include "lib/rootdir.h"
 #include "lib/statedir.h"
 
 static int statedir_dir(char *out, size_t len)
 {
-	const char *env = getenv("RAFLEET_STATE_DIR");
+	const char *env = env_get(ENV_STATE_DIR);
 
-	if (env && *env) {
+	if (env) {
 		if ((size_t)snprintf(out, len, "%s", env) >= len)
 			return -ENAMETOOLONG;
 		return 0;

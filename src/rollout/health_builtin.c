@@ -14,6 +14,7 @@
 
 #include "host/kexec.h"
 #include "host/running.h"
+#include "lib/rootdir.h"
 #include "lib/runcmd.h"
 #include "lib/strbuf.h"
 
@@ -90,7 +91,8 @@ static bool default_route(const struct link *l, size_t n, char *via, size_t vlen
 	bool found = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/net/route", running_proc_dir());
+	if (host_path("/proc/net/route", path, sizeof(path)))
+		path[0] = '\0';
 	f = fopen(path, "re");
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%16s %lx %lx %x %*d %*d %*d %lx", name, &d, &gw, &flags, &mask) != 5 ||
@@ -104,7 +106,8 @@ static bool default_route(const struct link *l, size_t n, char *via, size_t vlen
 	}
 	if (f)
 		fclose(f);
-	snprintf(path, sizeof(path), "%s/net/ipv6_route", running_proc_dir());
+	if (host_path("/proc/net/ipv6_route", path, sizeof(path)))
+		path[0] = '\0';
 	f = fopen(path, "re");
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%32s %x %*s %*x %32s %*x %*x %*x %x %16s", dst, &plen, hop, &flags,
@@ -202,7 +205,7 @@ static int unit_state(const char *unit, char *load, char *active, size_t len, ch
 	int fd, rc;
 
 	load[0] = active[0] = '\0';
-	rc = host_program("RAFLEET_SYSTEMCTL", SYSTEMCTL_DEFAULT, &prog, why, wlen);
+	rc = host_program(ENV_SYSTEMCTL, SYSTEMCTL_DEFAULT, &prog, why, wlen);
 	if (rc)
 		return rc;
 	argv[0] = (char *)prog;

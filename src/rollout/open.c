@@ -9,9 +9,12 @@
 #include "rollout/priv.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lib/env.h"
 
 static const struct action {
 	const char *name;	/* the pending action in the state */
@@ -120,7 +123,7 @@ bool rollout_next(const struct state *s, const struct running *now,
 
 static unsigned int lock_wait_ms(void)
 {
-	const char *env = getenv("RAFLEET_LOCK_WAIT");
+	const char *env = env_get(ENV_LOCK_WAIT);
 
 	return env ? (unsigned int)strtoul(env, NULL, 10) * 1000 : 0;
 }
@@ -140,10 +143,16 @@ int rollout_open(struct rollout **rp, const char *who)
 	err = rollout_state_path(r->path, sizeof(r->path));
 	if (!err)
 		err = lockfile_take(&r->lock, who, lock_wait_ms());
+	if (err == -EBUSY) {
+		char busy[PATH_MAX + 160];
+
+		lockfile_busy(&r->lock, busy, sizeof(busy));
+		fprintf(stderr, "rafleet: %s\n", busy);
+		goto fail;
+	}
 	if (err) {
-		if (err != -EBUSY)
-			fprintf(stderr, "rafleet: cannot take the lock in the state directory: %s\n",
-				strerror(-err));
+		fprintf(stderr, "rafleet: cannot take the lock in the state directory: %s\n",
+			strerror(-err));
 		goto fail;
 	}
 	err = state_load(&r->st, r->path, why, sizeof(why));

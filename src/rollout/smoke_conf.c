@@ -7,8 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/envfile.h"
 #include "host/feature.h"
+#include "lib/env.h"
+#include "lib/envfile.h"
 #include "lib/fileio.h"
 #include "lib/jsonread.h"
 #include "lib/parsenum.h"
@@ -60,14 +61,14 @@ int smoke_config_load(struct smoke_config *c, char *why, size_t len)
 int smoke_bench(const struct smoke_config *c, bool features_off,
 		unsigned int timeout_s, char **json, char *why, size_t len)
 {
-	const char *prog = getenv("RAFLEET_BENCH");
+	const char *prog = env_get(ENV_BENCH);
 	char scen[sizeof(c->scenarios)], off[8][96], res[64];
 	char *argv[MAX_ARGV];
 	int n = 0, rc, err;
 	FILE *out;
 
 	*json = NULL;
-	argv[n++] = (char *)(prog && *prog ? prog : "/proc/self/exe");
+	argv[n++] = (char *)(prog ? prog : "/proc/self/exe");
 	argv[n++] = "bench";
 	argv[n++] = "run";
 	snprintf(scen, sizeof(scen), "%s", c->scenarios);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "host/blockdev.h"
+#include "lib/env.h"
 #include "fakefs.h"
 #include "tap.h"
 
@@ -183,14 +184,14 @@ static void test_sysfs_env(void)
 {
 	struct blockdev bd;
 
-	unsetenv(BLOCKDEV_SYSFS_ENV);
+	unsetenv(env_name(ENV_SYSFS));
 	is_str(blockdev_sysfs_root(), "/sys", "env: default is /sys");
-	setenv(BLOCKDEV_SYSFS_ENV, tmpdir, 1);
+	setenv(env_name(ENV_SYSFS), tmpdir, 1);
 	is_str(blockdev_sysfs_root(), tmpdir, "env: $RAFLEET_SYSFS is used");
 	is_i64(blockdev_from_dev(NULL, makedev(254, 16), &bd), 0,
 	       "env: NULL sysfs resolves through $RAFLEET_SYSFS");
 	is_str(bd.name, "vdb", "env: found vdb");
-	unsetenv(BLOCKDEV_SYSFS_ENV);
+	unsetenv(env_name(ENV_SYSFS));
 }
 
 static void test_stat(void)

@@ -66,6 +66,14 @@ int main(void)
 	waitpid(pid, &status, 0);
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "SIGTERM still kills");
 	is_str(get("vm.page-cluster"), "3", "  after restoring what was set");
+
+	/* sysctl_set(): the same writer, nothing saved, so nothing restored */
+	is_i64(sysctl_set("vm.readahead_async_keep_half", "0\n"), 0, "sysctl_set: a feature to 0");
+	is_str(get("vm.readahead_async_keep_half"), "0", "  it reads 0");
+	is_i64(sysctl_restore_all(), 0, "  restore all, with nothing saved");
+	is_str(get("vm.readahead_async_keep_half"), "0", "  still 0: a change meant to stay");
+	is_i64(sysctl_set("vm.nonexistent", "1\n"), -ENOENT, "sysctl_set: a missing sysctl is -ENOENT");
+	is_i64(sysctl_set("vm/../x", "1\n"), -EINVAL, "sysctl_set: a bad name is -EINVAL");
 	fakefs_rm_tree(root);
 	return tap_done();
 }

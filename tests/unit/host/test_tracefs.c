@@ -14,6 +14,7 @@
 #include "fakefs.h"
 #include "tap.h"
 #include "host/tracefs.h"
+#include "lib/env.h"
 
 static const char filemap_format[] =
 	"name: mm_filemap_add_to_page_cache\n"
@@ -114,17 +115,17 @@ static void test_root(void)
 	char noevents[PATH_MAX];
 	const char *root;
 
-	setenv(TRACEFS_ENV, tmpdir, 1);
+	setenv(env_name(ENV_TRACEFS), tmpdir, 1);
 	is_str(tracefs_root(), tmpdir, "root: $RAFLEET_TRACEFS comes first");
 
 	/* a directory without events/ is passed over */
 	snprintf(noevents, sizeof(noevents), "%s/events/sched", tmpdir);
-	setenv(TRACEFS_ENV, noevents, 1);
+	setenv(env_name(ENV_TRACEFS), noevents, 1);
 	root = tracefs_root();
 	ok(!root || strcmp(root, noevents),
 	   "root: a candidate without events/ is skipped (got %s)",
 	   root ? root : "NULL");
-	unsetenv(TRACEFS_ENV);
+	unsetenv(env_name(ENV_TRACEFS));
 }
 
 static void test_event_id(void)

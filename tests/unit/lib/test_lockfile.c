@@ -63,7 +63,7 @@ static int take_quiet(struct lockfile *l, const char *who, unsigned int wait_ms,
 static void test_holder_named(void)
 {
 	struct lockfile l;
-	char msg[512], want[512], who[64];
+	char msg[512], want[512], who[64], got_msg[400];
 	int p[2], err = -1, status;
 	pid_t pid, got;
 
@@ -82,6 +82,9 @@ static void test_holder_named(void)
 	is_i64(err, -EBUSY, "a second taker: -EBUSY");
 	snprintf(want, sizeof(want), "rafleet: another rafleet (pid %d, 'canary') holds %s/lock\n",
 		 (int)pid, dir);
+	is_str(msg, "", "  lockfile_take() prints nothing: the caller reports");
+	lockfile_busy(&l, got_msg, sizeof(got_msg));
+	snprintf(msg, sizeof(msg), "rafleet: %s\n", got_msg);
 	is_str(msg, want, "  and the message names the holder and the file");
 	ok(l.fd == -1, "  holding nothing");
 	waitpid(pid, &status, 0);

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every environment variable rafleet reads, in one table (lib/env.c) and
+ * one list for people (docs/environment.md).  No other file calls getenv():
+ * a path a test moves is asked of host_path() (lib/rootdir.h), a program a
+ * test replaces of env_get(), and the shipped binary has no test branch of
+ * its own beyond "is this variable set".
+ */
+#ifndef RAFLEET_ENV_H
+#define RAFLEET_ENV_H
+
+enum env_var {
+	/* where the host is: paths (tests, and an operator's mounted image) */
+	ENV_ROOT,		/* RAFLEET_ROOT: /etc, /boot, ... under it */
+	ENV_PROCSYS,		/* RAFLEET_PROCSYS: /proc/sys */
+	ENV_PROC,		/* RAFLEET_PROC: /proc */
+	ENV_MOUNTINFO,		/* RAFLEET_MOUNTINFO: /proc/self/mountinfo */
+	ENV_SYSFS,		/* RAFLEET_SYSFS: /sys */
+	ENV_TRACEFS,		/* RAFLEET_TRACEFS: /sys/kernel/tracing */
+	ENV_KMSG,		/* RAFLEET_KMSG: /dev/kmsg */
+	ENV_UNAME_R,		/* RAFLEET_UNAME_R: uname -r */
+	/* programs run (tests) */
+	ENV_GRUBBY,		/* RAFLEET_GRUBBY */
+	ENV_KEXEC,		/* RAFLEET_KEXEC */
+	ENV_SYSTEMCTL,		/* RAFLEET_SYSTEMCTL */
+	ENV_CANARY,		/* RAFLEET_CANARY: the rafleet guard runs */
+	ENV_BENCH,		/* RAFLEET_BENCH: the rafleet smoke runs */
+	ENV_FIO_DIR,		/* RAFLEET_FIO_DIR: the fio job files */
+	/* knobs (operators and tests) */
+	ENV_STATE_DIR,		/* RAFLEET_STATE_DIR */
+	ENV_LOCK_WAIT,		/* RAFLEET_LOCK_WAIT: seconds */
+	ENV_CHECK_TIMEOUT,	/* RAFLEET_CHECK_TIMEOUT: health --check */
+	ENV_JOURNAL,		/* RAFLEET_JOURNAL=stderr */
+	ENV_FAILPOINT,		/* RAFLEET_FAILPOINT: name, or "list" */
+	ENV_NR
+};
+
+/* The variable's value, NULL when it is unset or empty (read each time). */
+const char *env_get(enum env_var v);
+
+/* Its name, "RAFLEET_ROOT"; for messages. */
+const char *env_name(enum env_var v);
+
+/* The variable called @name, or -1: the documentation's test reads it. */
+int env_find(const char *name);
+
+#endif
