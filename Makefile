@@ -10,7 +10,8 @@
 #   make sources        fetch and verify the pinned kernel source (cache)
 #   make kernel         build the patched QEMU test kernel (FLAVOR=virt);
 #                       FLAVOR=generic: Debian's full config; VARIANT=vanilla:
-#                       7.3.4 without the series
+#                       7.3.4 without the series; VARIANT=debug: the series
+#                       with KASAN, lockdep, DEBUG_VM, fault injection
 #   make tools          build the rafleet command and the guest programs
 #                       (OUT=out, CC=cc), then make layers
 #   make layers         link each layer of src/ over only the layers below it:
@@ -25,6 +26,10 @@
 #   make fuzz           libFuzzer on each tests/fuzz target (FUZZ_SECONDS=20)
 #   make vm             the guest tests in QEMU on the patched kernel
 #   make vm-baseline    the guest tests' counts on 7.3.4 without the series
+#   make vm-debug       the series under stress, sysctl flips and injected
+#                       faults on the debug kernel (VARIANT=debug)
+#   make vm-slow        the seeds' times, mmap_lock and the quadratic case on
+#                       a throttled disk, patched kernel
 #   make vm-canary      the canary in QEMU: calibrate, 2 A/A trials, seed 000,
 #                       an injected regression, the guard
 #   make vm-canary-full the canary in QEMU with 20 A/A trials
@@ -83,7 +88,7 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline vm-canary vm-canary-full vm-kexec demo fleet trial-failures check ci clean help
+	unit unit-san fuzz vm vm-baseline vm-debug vm-slow vm-canary vm-canary-full vm-kexec demo fleet trial-failures check ci clean help
 
 all: packages
 
@@ -148,7 +153,7 @@ $(OUT)/unit/%: tests/unit/%.c $(ARCHIVES) $(wildcard tests/unit/*.h)
 
 -include $(UNIT_BIN:=.d)
 
-$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) tests/unit/tap.h
+$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) tests/unit/tap.h $(wildcard tests/vm/guest/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(call layer_archives,$(LAYERS)) $(LDLIBS)
 
@@ -274,6 +279,26 @@ demo: packages tools
 # `make packages`, or scripts/build-kernel $(RAFLEET_CACHE) virt vanilla).
 vm-kexec: tools
 	tests/vm/kexec-rollback $(RAFLEET_CACHE)/build/$(FLAVOR)-vanilla $(KBUILD) $(OUT)/rafleet
+
+# vm-debug: the debug kernel (KASAN, lockdep, DEBUG_VM, hung tasks, fault
+# injection) under tests/vm/suite-debug, on writable scratch disks.
+# loglevel=5 keeps fail_function's notices (one per injected failure) off
+# the serial console; warnings and errors (KASAN, lockdep, hung tasks),
+# which the harness reads there, still show.
+DEBUG_BZIMAGE := $(RAFLEET_CACHE)/build/$(FLAVOR)-debug/arch/x86/boot/bzImage
+vm-debug: tools
+	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) debug bzImage
+	RAFLEET_VM_SUITE=tests/vm/suite-debug RAFLEET_VM_EXTRA=rw \
+		RAFLEET_VM_APPEND=loglevel=5 \
+		RAFLEET_VM_TIMEOUT=$${RAFLEET_VM_TIMEOUT:-2400} \
+		tests/vm/run $(DEBUG_BZIMAGE) $(GUEST_BIN)
+
+# vm-slow: times as same-boot ratios on a disk with a per-request cost
+# (tests/vm/suite-slow), the patched kernel; nothing else may load the
+# host while it runs.
+vm-slow: tools kernel
+	RAFLEET_VM_SUITE=tests/vm/suite-slow RAFLEET_VM_EXTRA="rw slow" \
+		tests/vm/run $(BZIMAGE) $(GUEST_BIN)
 
 vm-baseline: tools
 	scripts/build-kernel $(RAFLEET_CACHE) virt vanilla
