@@ -34,12 +34,10 @@ retap() {
 }
 bail() { echo "Bail out! $*"; exit 1; }
 # fleet_json FILE EXPR: a Python expression over f, a fleet summary
-# (rafleet-fleet/1), and h, its hosts by name; true passes
+# (rafleet-fleet/1), and h, its hosts by name; true passes (jeval)
 fleet_json() {
-	python3 -c 'import json, sys
-f = json.load(open(sys.argv[1]))
-h = {x["host"]: x for x in f["hosts"]}
-sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" 2> /dev/null
+	[ "$(jeval "$(cat "$1" 2> /dev/null)" \
+		"(lambda f, h: bool($2))(d, {x['host']: x for x in d['hosts']})" 2> /dev/null)" = True ]
 }
 
 NODE_MACHINE_ID=5afe1ee7c0ffee0000000000000000a1
