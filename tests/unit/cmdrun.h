@@ -15,6 +15,10 @@
  *				one test: `rafleet NAME ARGS` exits 2 with
  *				@want as its stderr's first line, nothing on
  *				stdout
+ *	cmd_help(r, dir, cmd, name, args, usage, desc)
+ *				one test, @desc: `rafleet NAME ARGS` exits 0
+ *				with the usage (@usage its start) on stdout,
+ *				nothing on stderr; the run in @r
  *	cmd_tmpdir(tmpl)	mkdtemp(@tmpl), as one test; false if it failed
  *	cmd_tmpdir_remove(dir)	rm -rf @dir (said if it cannot)
  */
@@ -86,6 +90,14 @@ static inline void cmd_refused(const char *dir, int (*cmd)(int, char **), const 
 	cmdrun(&r, dir, cmd, name, args);
 	ok(r.rc == 2 && !strcmp(r.err, want) && !r.out[0],
 	   "%s %s: exit 2, '%s' (exit %d, '%s')", name, args, want, r.rc, r.err);
+}
+
+static inline void cmd_help(struct run *r, const char *dir, int (*cmd)(int, char **),
+			    const char *name, const char *args, const char *usage, const char *desc)
+{
+	cmdrun(r, dir, cmd, name, args);
+	ok(r->rc == 0 && !strncmp(r->out, usage, strlen(usage)) && !r->err[0],
+	   "%s (exit %d)", desc, r->rc);
 }
 
 static inline bool cmd_tmpdir(char *tmpl)

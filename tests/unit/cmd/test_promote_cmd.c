@@ -26,9 +26,8 @@ int main(void)
 
 	if (!cmd_tmpdir(tmp))
 		return tap_done();
-	cmdrun(&r, tmp, cmd_promote, "promote", "--help");
-	ok(r.rc == 0 && !strncmp(r.out, "usage: rafleet promote [--json]\n", 32) && !r.err[0],
-	   "--help: the usage on stdout, exit 0 (exit %d)", r.rc);
+	cmd_help(&r, tmp, cmd_promote, "promote", "--help", "usage: rafleet promote [--json]\n",
+		 "--help: the usage on stdout, exit 0");
 	ok(strstr(r.out, "\noptions:\n"
 		  "  -j, --json   JSON (schema rafleet-rollout/1) instead of a table\n"
 		  "  -h, --help   this help\n\nexit status: 0 promoted") != NULL,

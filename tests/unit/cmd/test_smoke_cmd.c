@@ -28,9 +28,8 @@ int main(void)
 
 	if (!cmd_tmpdir(tmp))
 		return tap_done();
-	cmdrun(&r, tmp, cmd_smoke, "smoke", "--help");
-	ok(r.rc == 0 && !strncmp(r.out, "usage: rafleet smoke [--delta PERCENT]", 38) && !r.err[0],
-	   "--help: the usage on stdout, exit 0 (exit %d)", r.rc);
+	cmd_help(&r, tmp, cmd_smoke, "smoke", "--help", "usage: rafleet smoke [--delta PERCENT]",
+		 "--help: the usage on stdout, exit 0");
 	ok(strstr(r.out, "  -d, --delta PERCENT   the loss that counts (default: RAFLEET_SMOKE_DELTA\n"
 		  "                        of smoke.conf, else 5)\n"
 		  "  -t, --timeout SECONDS the time limit of each bench run (default 600)\n") != NULL,

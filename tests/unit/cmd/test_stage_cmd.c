@@ -35,9 +35,8 @@ int main(void)
 
 	if (!cmd_tmpdir(tmp))
 		return tap_done();
-	cmdrun(&r, tmp, cmd_stage, "stage", "--help");
-	ok(r.rc == 0 && !strncmp(r.out, "usage: rafleet stage KERNEL", 27) && !r.err[0],
-	   "--help: the usage on stdout, exit 0, no KERNEL needed (exit %d)", r.rc);
+	cmd_help(&r, tmp, cmd_stage, "stage", "--help", "usage: rafleet stage KERNEL",
+		 "--help: the usage on stdout, exit 0, no KERNEL needed");
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		ok(strstr(r.out, rows[i]) != NULL, "  the help has '%.40s'", rows[i]);
 	ok(strstr(r.out, "\nexit status: 0 staged") != NULL, "  and the exit statuses");
