@@ -23,7 +23,7 @@
 
 #include "bench/scenario.h"
 #include "cmd/canary.h"
-#include "fakefs.h"
+#include "fakehost.h"
 #include "host/feature.h"
 #include "tap.h"
 
@@ -31,8 +31,8 @@
 #define EVIDENCE "/var/lib/rafleet/canary/" FEATURE "-20261201T090000Z.json"
 
 static char tmp[] = "/tmp/rafleet-canary-act-XXXXXX";
-static char root[sizeof(tmp) + 8], procsys[sizeof(tmp) + 16], statedir[sizeof(tmp) + 8];
-static char dropin[sizeof(tmp) + 80];
+static char root[PATH_MAX], procsys[PATH_MAX], statedir[PATH_MAX];
+static char dropin[PATH_MAX + 80];
 
 static void slurp(const char *path, char *buf, size_t len)
 {
@@ -159,22 +159,11 @@ static void test_no_turn_off(const char *what, enum verdict v, bool corroborated
 
 int main(void)
 {
-	char proc[sizeof(tmp) + 8];
-
 	if (!ok(mkdtemp(tmp) != NULL, "temp dir"))
 		return tap_done();
-	snprintf(root, sizeof(root), "%s/root", tmp);
-	snprintf(procsys, sizeof(procsys), "%s/procsys", tmp);
-	snprintf(statedir, sizeof(statedir), "%s/state", tmp);
-	snprintf(proc, sizeof(proc), "%s/proc", tmp);
+	if (fakehost_init(tmp, root, procsys, statedir))
+		diag("cannot make the fake host in %s", tmp);
 	snprintf(dropin, sizeof(dropin), "%s/etc/sysctl.d/60-rafleet-" FEATURE ".conf", root);
-	setenv("RAFLEET_ROOT", root, 1);
-	setenv("RAFLEET_PROCSYS", procsys, 1);
-	setenv("RAFLEET_STATE_DIR", statedir, 1);
-	setenv("RAFLEET_PROC", proc, 1);
-	setenv("RAFLEET_JOURNAL", "stderr", 1);
-	if (fakefs_put(tmp, "proc/cmdline", "root=/dev/vda1\n"))
-		diag("cannot write %s/proc/cmdline", tmp);
 	/* the journal's lines on stderr are not TAP */
 	if (!freopen("/dev/null", "w", stderr))
 		diag("stderr stays");
