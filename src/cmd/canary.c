@@ -15,6 +15,7 @@
 #include "canary/calibration.h"
 #include "canary/args.h"
 #include "canary/report.h"
+#include "cmd/canary.h"
 #include "commands.h"
 #include "rollout/core.h"
 #include "lib/statedir.h"
@@ -101,7 +102,7 @@ static int setup(const struct canary_args *a, struct canary_opts *o,
 	return EXIT_OK;
 }
 
-static void decide(const struct canary_opts *o, const struct canary_result *r,
+void canary_decide(const struct canary_opts *o, const struct canary_result *r,
 		   struct canary_decision *d)
 {
 	const struct canary_series *w0 = &r->s[0][CM_WALL];
@@ -197,7 +198,7 @@ static int write_report(const char *path, bool svg, const struct canary_opts *o,
 	return atomic_write_stream(path, 0644, svg ? svg_fill : json_fill, &c);
 }
 
-static int act(struct rollout *ro, const struct canary_opts *o,
+int canary_act(struct rollout *ro, const struct canary_opts *o,
 	       const struct canary_result *r, struct canary_decision *d,
 	       const char *evidence)
 {
@@ -264,7 +265,7 @@ int cmd_canary(int argc, char **argv)
 		free(r);
 		return EXIT_FAILED;
 	}
-	decide(&o, r, &d);
+	canary_decide(&o, r, &d);
 	if (!a.act && !strcmp(d.action, "turn-off"))
 		snprintf(d.why + strlen(d.why), sizeof(d.why) - strlen(d.why),
 			 " (not done: no --act)");
@@ -279,7 +280,7 @@ int cmd_canary(int argc, char **argv)
 	if (err)
 		fprintf(stderr, "rafleet canary: cannot write the report: %s\n", strerror(-err));
 	if (a.act && !err) {
-		err = act(ro, &o, r, &d, json_path);
+		err = canary_act(ro, &o, r, &d, json_path);
 		if (!err && d.acted)
 			err = write_report(json_path, false, &o, r, &d);
 	}

@@ -80,6 +80,14 @@ int rollout_finish(struct rollout *r, int priority, const char *action,
 	return 0;
 }
 
+/* open.c and feature.c resume through it: here, so neither calls the other */
+int rollout_pending_unknown(struct rollout *r)
+{
+	fprintf(stderr, "rafleet: %s: pending action '%s' with these arguments is not one rafleet knows; not touching it\n",
+		r->path, r->st.pending.action);
+	return -EBADMSG;
+}
+
 int rollout_fail(struct rollout *r, const char *action, const char *why, int err)
 {
 	struct journal_fields jf = { .reason = why, .verdict = "failed" };

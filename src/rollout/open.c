@@ -62,13 +62,6 @@ static const char *recovery_verb(const struct action *a)
 	return a ? a->verb : "unable to finish it";
 }
 
-int rollout_pending_unknown(struct rollout *r)
-{
-	fprintf(stderr, "rafleet: %s: pending action '%s' with these arguments is not one rafleet knows; not touching it\n",
-		r->path, r->st.pending.action);
-	return -EBADMSG;
-}
-
 static int recover(struct rollout *r)
 {
 	const struct state_pending *p = &r->st.pending;

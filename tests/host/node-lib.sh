@@ -34,12 +34,10 @@ retap() {
 }
 bail() { echo "Bail out! $*"; exit 1; }
 # fleet_json FILE EXPR: a Python expression over f, a fleet summary
-# (rafleet-fleet/1), and h, its hosts by name; true passes
+# (rafleet-fleet/1), and h, its hosts by name; true passes (jeval)
 fleet_json() {
-	python3 -c 'import json, sys
-f = json.load(open(sys.argv[1]))
-h = {x["host"]: x for x in f["hosts"]}
-sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" 2> /dev/null
+	[ "$(jeval "$(cat "$1" 2> /dev/null)" \
+		"(lambda f, h: bool($2))(d, {x['host']: x for x in d['hosts']})" 2> /dev/null)" = True ]
 }
 
 NODE_MACHINE_ID=5afe1ee7c0ffee0000000000000000a1
@@ -192,9 +190,6 @@ build_hello() {
 	modinfo -F vermagic "$out/rafleet_hello.ko"
 }
 
-# entry_field ENTRY FIELD: a field of a boot loader entry
-entry_field() { awk -v f="$2" '$1 == f { sub(/^[^ \t]+[ \t]+/, ""); print; exit }' "$1"; }
-
 # node_dnf_setup WORK ROOT REPO: dnf 4 and rpm for the node root: its rpm
 # database in /var/lib/rpm (Debian's rpm would use ~/.rpmdb), the signed
 # repository REPO with gpgcheck and repo_gpgcheck, dnf's cache and log
@@ -242,25 +237,44 @@ node_dnf_base() {
 	run_ok "dnf installs the node base into the node root" dnf_node install "$d/rafleet-node-base.rpm"
 }
 
+# boot_entries ROOT FILTER: "LINUX INITRD OPTIONS" of each boot loader
+# entry of ROOT/boot that FILTER keeps (a Python expression of e, one of
+# `rafleet status --json`'s boot_entries: e["id"], e["default"] ...), as
+# rafleet itself reads them (src/host/bootentry.c, ROOT as its root): the
+# first initrd, every options line joined.  The rafleet run is $RAFLEET,
+# else the tree's out/gcc/rafleet.
+boot_entries() {
+	local root=$1 filter=$2 bin json
+	bin=${RAFLEET:-$(dirname "${BASH_SOURCE[0]}")/../../out/gcc/rafleet}
+	[ -x "$bin" ] || { echo "boot_entries: no rafleet at $bin (set RAFLEET)" >&2; return 1; }
+	json=$(RAFLEET_ROOT=$root RAFLEET_PROCSYS=$root/none "$bin" status --json 2> /dev/null) || return 1
+	jeval "$json" '"\n".join("%s %s %s" % (e["linux"], (e["initrd"] + [""])[0], e["options"] or "")
+		for e in d["boot_entries"] if e["linux"] and ('"$filter"'))'
+}
+
+# boot_entry ROOT ID: "LINUX INITRD OPTIONS" of ROOT's boot loader entry
+# ID (its file name without .conf), as rafleet reads it; 1 if there is none
+boot_entry() {
+	local line
+	line=$(boot_entries "$1" "e['id'] == '$2'") || return 1
+	[ -n "$line" ] || return 1
+	echo "$line"
+}
+
 # boot_entry_default IMAGE DIR: the boot loader entry a systemd-boot would
 # start from the ext4 root filesystem IMAGE (read with debugfs, not
 # mounted), as rafleet itself finds it (src/host/bootentry.c): its /boot
-# copied to DIR/boot and read by `rafleet status --json` with DIR as its
-# root; loader.default_entry is the first bootable entry in systemd-boot's
+# copied to DIR/boot and read by boot_entries with DIR as the root;
+# loader.default_entry is the first bootable entry in systemd-boot's
 # menu order that loader.conf's "default" glob matches, or with no default
 # line the first bootable entry.  Prints "LINUX INITRD OPTIONS" of that
-# entry; 1 if there is none.  The rafleet run is $RAFLEET, else the tree's
-# out/gcc/rafleet.
+# entry; 1 if there is none.
 boot_entry_default() {
-	local img=$1 dir=$2 bin json line
-	bin=${RAFLEET:-$(dirname "${BASH_SOURCE[0]}")/../../out/gcc/rafleet}
-	[ -x "$bin" ] || { echo "boot_entry_default: no rafleet at $bin (set RAFLEET)" >&2; return 1; }
+	local img=$1 dir=$2 line
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	debugfs -R "rdump /boot $dir" "$img" > /dev/null 2>&1 || return 1
-	json=$(RAFLEET_ROOT=$dir RAFLEET_PROCSYS=$dir/none "$bin" status --json 2> /dev/null) || return 1
-	line=$(jeval "$json" '"\n".join("%s %s %s" % (e["linux"], (e["initrd"] + [""])[0], e["options"] or "")
-		for e in d["boot_entries"] if e["default"] and e["linux"])')
+	line=$(boot_entries "$dir" 'e["default"]') || return 1
 	[ -n "$line" ] || return 1
 	echo "$line"
 }

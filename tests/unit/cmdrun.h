@@ -11,6 +11,16 @@
  *				@dir/out and @dir/err; r->rc its exit status
  *				(-1 if it did not exit), r->out its stdout,
  *				r->err the first line of its stderr
+ *	cmd_refused(dir, cmd, name, args, want)
+ *				one test: `rafleet NAME ARGS` exits 2 with
+ *				@want as its stderr's first line, nothing on
+ *				stdout
+ *	cmd_help(r, dir, cmd, name, args, usage, desc)
+ *				one test, @desc: `rafleet NAME ARGS` exits 0
+ *				with the usage (@usage its start) on stdout,
+ *				nothing on stderr; the run in @r
+ *	cmd_tmpdir(tmpl)	mkdtemp(@tmpl), as one test; false if it failed
+ *	cmd_tmpdir_remove(dir)	rm -rf @dir (said if it cannot)
  */
 #ifndef RAFLEET_CMDRUN_H
 #define RAFLEET_CMDRUN_H
@@ -22,6 +32,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "tap.h"
 
 struct run {
 	int rc;
@@ -68,6 +80,38 @@ static inline void cmdrun(struct run *r, const char *dir, int (*cmd)(int, char *
 	slurp(out, r->out, sizeof(r->out));
 	slurp(err, r->err, sizeof(r->err));
 	r->err[strcspn(r->err, "\n")] = '\0';	/* its first line */
+}
+
+static inline void cmd_refused(const char *dir, int (*cmd)(int, char **), const char *name,
+			       const char *args, const char *want)
+{
+	struct run r;
+
+	cmdrun(&r, dir, cmd, name, args);
+	ok(r.rc == 2 && !strcmp(r.err, want) && !r.out[0],
+	   "%s %s: exit 2, '%s' (exit %d, '%s')", name, args, want, r.rc, r.err);
+}
+
+static inline void cmd_help(struct run *r, const char *dir, int (*cmd)(int, char **),
+			    const char *name, const char *args, const char *usage, const char *desc)
+{
+	cmdrun(r, dir, cmd, name, args);
+	ok(r->rc == 0 && !strncmp(r->out, usage, strlen(usage)) && !r->err[0],
+	   "%s (exit %d)", desc, r->rc);
+}
+
+static inline bool cmd_tmpdir(char *tmpl)
+{
+	return ok(mkdtemp(tmpl) != NULL, "temp dir");
+}
+
+static inline void cmd_tmpdir_remove(const char *dir)
+{
+	char rm[PATH_MAX + 16];
+
+	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
+	if (system(rm))
+		diag("cannot remove %s", dir);
 }
 
 #endif /* RAFLEET_CMDRUN_H */

@@ -17,23 +17,17 @@ static char tmp[] = "/tmp/rafleet-promote-XXXXXX";
 
 static void refused(const char *args, const char *want)
 {
-	struct run r;
-
-	cmdrun(&r, tmp, cmd_promote, "promote", args);
-	ok(r.rc == 2 && !strcmp(r.err, want) && !r.out[0],
-	   "promote %s: exit 2, '%s' (exit %d, '%s')", args, want, r.rc, r.err);
+	cmd_refused(tmp, cmd_promote, "promote", args, want);
 }
 
 int main(void)
 {
-	char rm[64];
 	struct run r;
 
-	if (!ok(mkdtemp(tmp) != NULL, "temp dir"))
+	if (!cmd_tmpdir(tmp))
 		return tap_done();
-	cmdrun(&r, tmp, cmd_promote, "promote", "--help");
-	ok(r.rc == 0 && !strncmp(r.out, "usage: rafleet promote [--json]\n", 32) && !r.err[0],
-	   "--help: the usage on stdout, exit 0 (exit %d)", r.rc);
+	cmd_help(&r, tmp, cmd_promote, "promote", "--help", "usage: rafleet promote [--json]\n",
+		 "--help: the usage on stdout, exit 0");
 	ok(strstr(r.out, "\noptions:\n"
 		  "  -j, --json   JSON (schema rafleet-rollout/1) instead of a table\n"
 		  "  -h, --help   this help\n\nexit status: 0 promoted") != NULL,
@@ -48,8 +42,6 @@ int main(void)
 	refused("-jQ", "rafleet promote: unknown option '-Q'");
 	refused("--json=yes", "rafleet promote: option '--json' takes no value: '--json=yes'");
 
-	snprintf(rm, sizeof(rm), "rm -rf %s", tmp);
-	if (system(rm))
-		diag("cannot remove %s", tmp);
+	cmd_tmpdir_remove(tmp);
 	return tap_done();
 }

@@ -19,23 +19,17 @@ static char tmp[] = "/tmp/rafleet-smoke-XXXXXX";
 
 static void refused(const char *args, const char *want)
 {
-	struct run r;
-
-	cmdrun(&r, tmp, cmd_smoke, "smoke", args);
-	ok(r.rc == 2 && !strcmp(r.err, want) && !r.out[0],
-	   "smoke %s: exit 2, '%s' (exit %d, '%s')", args, want, r.rc, r.err);
+	cmd_refused(tmp, cmd_smoke, "smoke", args, want);
 }
 
 int main(void)
 {
-	char rm[64];
 	struct run r;
 
-	if (!ok(mkdtemp(tmp) != NULL, "temp dir"))
+	if (!cmd_tmpdir(tmp))
 		return tap_done();
-	cmdrun(&r, tmp, cmd_smoke, "smoke", "--help");
-	ok(r.rc == 0 && !strncmp(r.out, "usage: rafleet smoke [--delta PERCENT]", 38) && !r.err[0],
-	   "--help: the usage on stdout, exit 0 (exit %d)", r.rc);
+	cmd_help(&r, tmp, cmd_smoke, "smoke", "--help", "usage: rafleet smoke [--delta PERCENT]",
+		 "--help: the usage on stdout, exit 0");
 	ok(strstr(r.out, "  -d, --delta PERCENT   the loss that counts (default: RAFLEET_SMOKE_DELTA\n"
 		  "                        of smoke.conf, else 5)\n"
 		  "  -t, --timeout SECONDS the time limit of each bench run (default 600)\n") != NULL,
@@ -56,8 +50,6 @@ int main(void)
 	refused("extra", "rafleet smoke: takes no arguments, not 'extra'");
 	refused("--no-rollback --bogus", "rafleet smoke: unknown option '--bogus'");
 
-	snprintf(rm, sizeof(rm), "rm -rf %s", tmp);
-	if (system(rm))
-		diag("cannot remove %s", tmp);
+	cmd_tmpdir_remove(tmp);
 	return tap_done();
 }

@@ -17,11 +17,7 @@ static char tmp[] = "/tmp/rafleet-stage-XXXXXX";
 
 static void refused(const char *args, const char *want)
 {
-	struct run r;
-
-	cmdrun(&r, tmp, cmd_stage, "stage", args);
-	ok(r.rc == 2 && !strcmp(r.err, want) && !r.out[0],
-	   "stage %s: exit 2, '%s' (exit %d, '%s')", args, want, r.rc, r.err);
+	cmd_refused(tmp, cmd_stage, "stage", args, want);
 }
 
 int main(void)
@@ -37,11 +33,10 @@ int main(void)
 	};
 	struct run r;
 
-	if (!ok(mkdtemp(tmp) != NULL, "temp dir"))
+	if (!cmd_tmpdir(tmp))
 		return tap_done();
-	cmdrun(&r, tmp, cmd_stage, "stage", "--help");
-	ok(r.rc == 0 && !strncmp(r.out, "usage: rafleet stage KERNEL", 27) && !r.err[0],
-	   "--help: the usage on stdout, exit 0, no KERNEL needed (exit %d)", r.rc);
+	cmd_help(&r, tmp, cmd_stage, "stage", "--help", "usage: rafleet stage KERNEL",
+		 "--help: the usage on stdout, exit 0, no KERNEL needed");
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		ok(strstr(r.out, rows[i]) != NULL, "  the help has '%.40s'", rows[i]);
 	ok(strstr(r.out, "\nexit status: 0 staged") != NULL, "  and the exit statuses");
@@ -56,8 +51,6 @@ int main(void)
 	refused("--json=1 7.3.4-1", "rafleet stage: option '--json' takes no value: '--json=1'");
 	refused("--no-baseline --", "rafleet stage: name one KERNEL (a release or an image path)");
 
-	snprintf(r.out, sizeof(r.out), "rm -rf %s", tmp);
-	if (system(r.out))
-		diag("cannot remove %s", tmp);
+	cmd_tmpdir_remove(tmp);
 	return tap_done();
 }

@@ -17,14 +17,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fakefs.h"
+#include "fakehost.h"
 #include "host/feature.h"
 #include "rollout/core.h"
 #include "tap.h"
 
 static char tmp[] = "/tmp/rafleet-rollout-XXXXXX";
-static char root[sizeof(tmp) + 8], procsys[sizeof(tmp) + 16], statedir[sizeof(tmp) + 8];
-static char statefile[sizeof(tmp) + 24], errfile[sizeof(tmp) + 8];
+static char root[PATH_MAX], procsys[PATH_MAX], statedir[PATH_MAX];
+static char statefile[PATH_MAX + 16], errfile[sizeof(tmp) + 8];
 
 static void put(const char *dir, const char *rel, const char *content)
 {
@@ -44,7 +44,7 @@ static void slurp(const char *path, char *buf, size_t len)
 static const char *live(const char *name)
 {
 	static char buf[16];
-	char rel[128];
+	char rel[PATH_MAX + 128];
 
 	snprintf(rel, sizeof(rel), "%s/vm/%s", procsys, name);
 	slurp(rel, buf, sizeof(buf));
@@ -119,7 +119,7 @@ static void test_feature_off(void)
 	const struct feature *f = feature_find("readahead_async_keep_half");
 	const struct state *s;
 	struct rollout *r;
-	char msg[1024], drop[4096], path[4096];
+	char msg[1024], drop[4096], path[PATH_MAX + 64];
 
 	reset();
 	setenv("RAFLEET_JOURNAL", "stderr", 1);
@@ -149,7 +149,7 @@ static void test_feature_off(void)
 static void test_resume_feature_off(void)
 {
 	struct rollout *r;
-	char msg[1024], path[4096];
+	char msg[1024], path[PATH_MAX + 64];
 
 	reset();
 	put(statedir, "state.json",
@@ -260,22 +260,12 @@ static void test_boot(void)
 
 int main(void)
 {
-	char proc[sizeof(tmp) + 8];
-
 	if (!ok(mkdtemp(tmp) != NULL, "temp dir"))
 		return tap_done();
-	snprintf(root, sizeof(root), "%s/root", tmp);
-	snprintf(procsys, sizeof(procsys), "%s/procsys", tmp);
-	snprintf(statedir, sizeof(statedir), "%s/state", tmp);
+	if (fakehost_init(tmp, root, procsys, statedir))
+		diag("cannot make the fake host in %s", tmp);
 	snprintf(statefile, sizeof(statefile), "%s/state.json", statedir);
 	snprintf(errfile, sizeof(errfile), "%s/err", tmp);
-	snprintf(proc, sizeof(proc), "%s/proc", tmp);
-	setenv("RAFLEET_ROOT", root, 1);
-	setenv("RAFLEET_PROCSYS", procsys, 1);
-	setenv("RAFLEET_STATE_DIR", statedir, 1);
-	setenv("RAFLEET_PROC", proc, 1);
-	setenv("RAFLEET_JOURNAL", "stderr", 1);
-	put(tmp, "proc/cmdline", "root=/dev/vda1\n");
 	/* the journal's stderr lines are not TAP; each test catches what it checks */
 	if (!freopen("/dev/null", "w", stderr))
 		diag("stderr stays");
