@@ -95,7 +95,7 @@ static uint32_t kernel_dev(const struct measure_file *mf)
 	return (mf->sb_major << 20) | mf->sb_minor;
 }
 
-static uint64_t resident_pages(const char *path, int64_t size)
+uint64_t measure_resident_pages(const char *path, int64_t size)
 {
 	size_t pages = (size + PAGE - 1) / PAGE;
 	unsigned char *vec = malloc(pages);
@@ -116,10 +116,9 @@ static uint64_t resident_pages(const char *path, int64_t size)
 	return n;
 }
 
-/* Empty the page cache of the file; say how in @how. */
-static void evict(const struct measure_file *mf, char *how, size_t len)
+void measure_evict(const char *path, char *how, size_t len)
 {
-	int fd = open(mf->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	bool fadv = false, dropped = false;
 
 	if (fd >= 0) {
@@ -547,8 +546,8 @@ int measure_run(struct measure_file *mf, const struct scenario *s,
 			mf->sha_direct[0] = '\0';
 	}
 
-	evict(mf, r->evict, sizeof(r->evict));
-	r->resident_after_evict = resident_pages(mf->path, mf->size);
+	measure_evict(mf->path, r->evict, sizeof(r->evict));
+	r->resident_after_evict = measure_resident_pages(mf->path, mf->size);
 	events_open(&ev, mf, o, r);
 	err = run_workload(&ev, mf, s, o, r, &bd, &b0);
 	if (err)

@@ -77,6 +77,16 @@ int measure_file_open(struct measure_file *mf, const char *path);
 int measure_run(struct measure_file *mf, const struct scenario *s,
 		const struct measure_opts *o, struct run_result *r);
 
+/*
+ * Empty the page cache of @path (POSIX_FADV_DONTNEED, then drop_caches as
+ * root; both clear its shadow entries too); say how in @how.  Every
+ * measure_run() starts with it.
+ */
+void measure_evict(const char *path, char *how, size_t len);
+
+/* Pages of the first @size bytes of @path in the page cache (mincore). */
+uint64_t measure_resident_pages(const char *path, int64_t size);
+
 /* SHA-256 of the file read with O_DIRECT, bypassing the page cache. */
 int measure_sha_direct(const char *path, char hex[SHA256_HEX_LEN]);
 

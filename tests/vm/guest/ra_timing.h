@@ -197,44 +197,4 @@ static inline void ra_drop_caches(void)
 		close(fd);
 }
 
-/*
- * Empty the page cache of @path: POSIX_FADV_DONTNEED, then drop_caches.
- * Both also clear the file's shadow entries.  bench/measure.c does the
- * same before each measure_run() but keeps it to itself; these programs
- * need a cold file outside measure_run() (a second thread in the same mm,
- * a page cache prepared by reclaim).
- */
-static inline void ra_evict(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		close(fd);
-	}
-	ra_drop_caches();
-}
-
-/* Pages of @path in the page cache (mincore of a fresh mapping). */
-static inline uint64_t ra_resident_pages(const char *path, int64_t size)
-{
-	size_t pages = (size + RA_PAGE - 1) / RA_PAGE;
-	unsigned char *vec = malloc(pages);
-	void *map = MAP_FAILED;
-	uint64_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0)
-		map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
-	if (vec && map != MAP_FAILED && !mincore(map, size, vec))
-		for (size_t i = 0; i < pages; i++)
-			n += vec[i] & 1;
-	if (map != MAP_FAILED)
-		munmap(map, size);
-	if (fd >= 0)
-		close(fd);
-	free(vec);
-	return n;
-}
-
 #endif /* RAFLEET_RA_TIMING_H */

@@ -136,12 +136,13 @@ static bool populate_once(const struct measure_file *mf, const struct ra_queue *
 		.size = mf->size, .seed = 1,
 	};
 	struct blockdev_stat b0, b1;
+	char how[48];
 	uint64_t resident;
 	double t0;
 	int err;
 
-	ra_evict(mf->path);
-	resident = ra_resident_pages(mf->path, mf->size);
+	measure_evict(mf->path, how, sizeof(how));
+	resident = measure_resident_pages(mf->path, mf->size);
 	if (resident) {
 		diag("  %llu pages still cached after the eviction", (unsigned long long)resident);
 		return false;

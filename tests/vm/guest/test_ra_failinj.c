@@ -2,9 +2,15 @@
 /*
  * In the guest: readahead when the page cache refuses a folio.
  * fail_function makes __filemap_add_folio() return -EIO, then -EINVAL, in
- * 10% of the calls made by this test's reading processes (task-filter:
- * only those that wrote 1 to /proc/self/make-it-fail), with the six
+ * 10% of its calls while one of this test's reading processes runs (the
+ * probability is 10 only while a reader runs, 0 otherwise), with the six
  * vm.readahead_* features all on, then all off, under each way in:
+ *
+ * Not task-filter with /proc/self/make-it-fail: fail_function works by a
+ * kprobe, whose handler runs from int3 in the kernel, an NMI-like context
+ * on x86, where in_task() is false, so a task filter never lets a failure
+ * through.  The guest runs nothing else meanwhile; a kernel thread's call
+ * that fails too is one more path that must survive it.
  *
  *	readahead(2) in 2 MiB steps, each then read with pread(2)
  *	1 MiB preads in random order after POSIX_FADV_RANDOM
@@ -20,7 +26,7 @@
  * MADV_POPULATE_READ with ENOMEM (filemap_fault() turns any error of
  * __filemap_get_folio() into VM_FAULT_OOM) or EFAULT (VM_FAULT_SIGBUS), a
  * mapping with SIGBUS (caught and counted); but every byte it returns
- * must be the file's, and then a process without make-it-fail must read
+ * must be the file's, and then, the injection stopped, a process must read
  * the whole file right, through read(2) and a mapping, from the cache as
  * the failures left it.  Failures must have been injected for each
  * errno (fail_function's own count, and one "FAULT_INJECTION: forcing a
@@ -122,8 +128,8 @@ static int fi_times(long long *left)
 static bool fi_arm(void)
 {
 	static const char *const settings[][2] = {
-		{ "task-filter", "Y" },
-		{ "probability", "10" },
+		{ "task-filter", "N" },
+		{ "probability", "0" },		/* 10 while a reader runs */
 		{ "interval", "1" },
 		{ "space", "0" },
 		{ "times", FI_TIMES },
@@ -146,7 +152,7 @@ static bool fi_arm(void)
 		file = "inject";
 		err = fi_write(file, FI_FUNC);
 	}
-	return ok(!err, "fail_function armed on " FI_FUNC ": 10%%, task-filter, verbose%s%s%s",
+	return ok(!err, "fail_function armed on " FI_FUNC ": 10%% while a reader runs, verbose%s%s%s",
 		  err ? ": " : "", err ? file : "", err ? strerror(-err) : "");
 }
 
@@ -183,20 +189,10 @@ static bool fi_disarm(void)
 		  err ? ": " : "", err ? strerror(-err) : "");
 }
 
-/* Subject this process's calls to the injection (task-filter). */
-static int make_it_fail(void)
+/* The injection on (10 % of the calls) or off, for everyone. */
+static int fi_inject(bool on)
 {
-	char path[PATH_MAX];
-	int fd, err = host_path("/proc/self/make-it-fail", path, sizeof(path));
-
-	if (err)
-		return err;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	err = write_full(fd, "1", 1);
-	close(fd);
-	return err;
+	return fi_write("probability", on ? "10" : "0");
 }
 
 /* ---- the readers, in a child --------------------------------------------- */
@@ -390,7 +386,7 @@ struct job {
 	uint64_t seed;
 };
 
-/* The child: open, map, evict, then (if it is to fail) make-it-fail, and run. */
+/* The child: open, map, evict, and run (the parent turns the injection on). */
 static int job_main(void *arg)
 {
 	const struct job *j = arg;
@@ -411,8 +407,6 @@ static int job_main(void *arg)
 	}
 	if (!err && j->wl->cold)
 		err = -posix_fadvise(r.fd, 0, 0, POSIX_FADV_DONTNEED);
-	if (!err && j->inject)
-		err = make_it_fail();
 	if (err) {
 		diag("%s: cannot start: %s", j->what, strerror(-err));
 		return 1;
@@ -439,14 +433,22 @@ static bool run_job(struct job *j, struct ra_kmsg *k, bool *good)
 	int status = 0;
 	pid_t pid;
 
+	bool overran;
+	int err;
+
 	memset(j->t, 0, sizeof(*j->t));
-	pid = ra_spawn(job_main, j);
+	err = j->inject ? fi_inject(true) : 0;
+	pid = err ? err : ra_spawn(job_main, j);
 	if (pid < 0) {
-		diag("%s: fork: %s", j->what, strerror(-pid));
+		diag("%s: %s: %s", j->what, err ? "injection" : "fork", strerror(-pid));
+		fi_inject(false);
 		*good = false;
 		return true;
 	}
-	if (ra_reap(&pid, &status, 1, j->limit_s, k)) {
+	overran = ra_reap(&pid, &status, 1, j->limit_s, k);
+	if (j->inject && fi_inject(false))
+		diag("%s: the injection cannot be turned off", j->what);
+	if (overran) {
 		ra_overrun(j->what, &pid, &status, 1, k);
 		return false;
 	}
