@@ -288,7 +288,7 @@ vm-kexec: tools
 DEBUG_BZIMAGE := $(RAFLEET_CACHE)/build/$(FLAVOR)-debug/arch/x86/boot/bzImage
 vm-debug: tools
 	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) debug bzImage
-	RAFLEET_VM_SUITE=tests/vm/suite-debug RAFLEET_VM_EXTRA=rw \
+	RAFLEET_VM_SUITE=tests/vm/suite-debug RAFLEET_VM_EXTRA=rw RAFLEET_VM_WORK=out/vm-debug \
 		RAFLEET_VM_APPEND=loglevel=5 \
 		RAFLEET_VM_TIMEOUT=$${RAFLEET_VM_TIMEOUT:-2400} \
 		tests/vm/run $(DEBUG_BZIMAGE) $(GUEST_BIN)
@@ -297,7 +297,7 @@ vm-debug: tools
 # (tests/vm/suite-slow), the patched kernel; nothing else may load the
 # host while it runs.
 vm-slow: tools kernel
-	RAFLEET_VM_SUITE=tests/vm/suite-slow RAFLEET_VM_EXTRA="rw slow" \
+	RAFLEET_VM_SUITE=tests/vm/suite-slow RAFLEET_VM_EXTRA="rw slow" RAFLEET_VM_WORK=out/vm-slow \
 		tests/vm/run $(BZIMAGE) $(GUEST_BIN)
 
 vm-baseline: tools
