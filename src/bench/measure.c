@@ -26,6 +26,7 @@
 #include "host/mountinfo.h"
 #include "host/perf.h"
 #include "host/tracefs.h"
+#include "lib/fileio.h"
 
 #define PAGE 4096UL
 
@@ -116,6 +117,23 @@ uint64_t measure_resident_pages(const char *path, int64_t size)
 	return n;
 }
 
+int measure_drop_caches(void)
+{
+	/*
+	 * Not sysctl_set(): the cache to drop is the real one, also when
+	 * a test moves /proc/sys (test_canary_cli: a fake one for the
+	 * features, measured with the host's page cache).
+	 */
+	int err, dc = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+
+	sync();
+	if (dc < 0)
+		return -errno;
+	err = write_full(dc, "1\n", 2);
+	close(dc);
+	return err;
+}
+
 void measure_evict(const char *path, char *how, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -125,20 +143,8 @@ void measure_evict(const char *path, char *how, size_t len)
 		fadv = !posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		close(fd);
 	}
-	if (geteuid() == 0) {
-		/*
-		 * Not sysctl_set(): the cache to drop is the real one, also when
-		 * a test moves /proc/sys (test_canary_cli: a fake one for the
-		 * features, measured with the host's page cache).
-		 */
-		int dc = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-
-		sync();
-		if (dc >= 0) {
-			dropped = write(dc, "1\n", 2) == 2;
-			close(dc);
-		}
-	}
+	if (geteuid() == 0)
+		dropped = !measure_drop_caches();
 	snprintf(how, len, "%s%s%s", fadv ? "fadvise_dontneed" : "",
 		 fadv && dropped ? "+" : "", dropped ? "drop_caches" : "");
 	if (!fadv && !dropped)

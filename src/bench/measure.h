@@ -84,6 +84,9 @@ int measure_run(struct measure_file *mf, const struct scenario *s,
  */
 void measure_evict(const char *path, char *how, size_t len);
 
+/* sync, then drop the clean page cache of every file (root); 0 or -errno. */
+int measure_drop_caches(void);
+
 /* Pages of the first @size bytes of @path in the page cache (mincore). */
 uint64_t measure_resident_pages(const char *path, int64_t size);
 

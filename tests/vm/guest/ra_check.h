@@ -298,13 +298,6 @@ static inline int ra_evict(const char *path)
 	return err;
 }
 
-/* echo 3 > /proc/sys/vm/drop_caches: 0 or -errno */
-static inline int ra_drop_caches(void)
-{
-	sync();
-	return sysctl_set("vm.drop_caches", "3");
-}
-
 /* ---- the features ----------------------------------------------------- */
 
 /* One TAP line: every vm.readahead_* sysctl of features[] can be read. */

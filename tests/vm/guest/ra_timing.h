@@ -184,17 +184,4 @@ static inline uint64_t ra_vmstat(const char *key)
 	return v;
 }
 
-/* sync, then drop the clean page cache of every file (as root). */
-static inline void ra_drop_caches(void)
-{
-	int fd;
-
-	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "1\n", 2) != 2)
-		diag("drop_caches: %s", strerror(errno));
-	if (fd >= 0)
-		close(fd);
-}
-
 #endif /* RAFLEET_RA_TIMING_H */

@@ -347,7 +347,7 @@ static bool fragment(struct frag *fr, int64_t file_size)
 	err = sysctl_set_saved("vm.compaction_proactiveness", "0\n");
 	if (err)
 		diag("vm.compaction_proactiveness: %s", strerror(-err));
-	ra_drop_caches();	/* the most memory free */
+	measure_drop_caches();	/* the most memory free */
 	big_free_pages(true);
 	if (!fragment_main(fr, mem_free_kb()))
 		return false;

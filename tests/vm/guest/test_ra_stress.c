@@ -37,6 +37,7 @@
 
 #include <sys/mman.h>
 
+#include "bench/measure.h"
 #include "host/feature.h"
 #include "host/sysctl.h"
 #include "lib/fileio.h"
@@ -324,7 +325,7 @@ static bool make_files(const char *label, const struct ra_file *files,
 			err = ra_evict(paths[i]);
 	}
 	if (!err)
-		err = ra_drop_caches();
+		err = measure_drop_caches();
 	return ok(!err, "%s: A and B written (%" PRIu64 " MiB each), synced, dropped from the cache%s%s",
 		  label, files[0].size / RA_MIB, err ? ": " : "", err ? strerror(-err) : "");
 }
