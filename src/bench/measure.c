@@ -568,7 +568,10 @@ int measure_run(struct measure_file *mf, const struct scenario *s,
 			r->block_sectors = b1.read_sectors - b0.read_sectors;
 		}
 	}
-	touch_mapping(mf, o->verify, r);
+	if (o->verify || !o->no_touch)
+		touch_mapping(mf, o->verify, r);
+	else
+		snprintf(r->touch.reason, sizeof(r->touch.reason), "not asked for");
 	if (o->verify)
 		verify(mf, direct_err, r);
 	return 0;

@@ -60,6 +60,13 @@ struct measure_opts {
 	bool verify;
 	uint64_t seed;
 	unsigned int ring_pages;	/* per CPU, for the folio sampler */
+	/*
+	 * Do not touch the mapping after the workload (r->touch unavailable):
+	 * for a caller that counts what the workload alone costs, since the
+	 * faults of the touch read again whatever reclaim took meanwhile.
+	 * verify touches it anyway.
+	 */
+	bool no_touch;
 };
 
 struct measure_file {
