@@ -17,6 +17,7 @@
 #ifndef RAFLEET_RA_CHECK_H
 #define RAFLEET_RA_CHECK_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -361,6 +362,7 @@ struct ra_kmsg {
 	unsigned int reports;	/* records after it matching ra_reports[] */
 	unsigned int lost;	/* records overwritten before they were read */
 	uint64_t injected;	/* RA_INJECTED records after it */
+	unsigned int copy;	/* records still to copy whole, as "#" lines */
 };
 
 static inline double ra_now(void)
@@ -419,6 +421,11 @@ static inline void ra_kmsg_record(struct ra_kmsg *k, const char *rec)
 	if (rec[0] == ' ')
 		return;
 	text = text ? text + 1 : rec;
+	if (k->copy) {
+		k->copy--;
+		diag("kmsg: %s", text);
+		return;
+	}
 	if (!k->marked) {
 		k->marked = strstr(text, k->marker) != NULL;
 		return;
@@ -562,11 +569,62 @@ static inline void ra_show_proc(pid_t pid, const char *file)
 		diag("pid %d %s: %s", (int)pid, file, l);
 }
 
+/* "#" lines: each disk's requests in flight (reads, writes), from sysfs. */
+static inline void ra_show_inflight(void)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 300], buf[64];
+	DIR *d;
+	struct dirent *e;
+
+	if (host_path("/sys/block", dir, sizeof(dir)) || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/inflight", dir, e->d_name);
+		if (!read_small_file(path, buf, sizeof(buf)))
+			diag("%s inflight (reads writes): %s", e->d_name, buf);
+	}
+	closedir(d);
+}
+
+/* "#" lines: the kernel stack of every task in D state but @pids' (kernel threads too). */
+static inline void ra_show_d_tasks(const pid_t *pids, int n)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 300], buf[512];
+	DIR *d;
+	struct dirent *e;
+
+	if (host_path("/proc", dir, sizeof(dir)) || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		char *paren, state;
+		pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
+		bool ours = false;
+
+		for (int i = 0; i < n; i++)
+			ours |= pids[i] == pid;
+		snprintf(path, sizeof(path), "%s/%s/stat", dir, e->d_name);
+		if (pid <= 0 || ours || read_small_file(path, buf, sizeof(buf)))
+			continue;
+		paren = strrchr(buf, ')');
+		if (!paren || sscanf(paren + 1, " %c", &state) != 1 || state != 'D')
+			continue;
+		diag("D-state task: %s", buf);
+		ra_show_proc(pid, "stack");
+	}
+	closedir(d);
+}
+
 /*
- * @what did not stop in time: the blocked tasks go to the console
- * (sysrq-w), a "not ok" line names the pids left in @pids, with each
- * one's kernel stack and wait channel; then they are killed, and given
- * 10 s to go (a task stuck in the kernel may never go).
+ * @what did not stop in time: a "not ok" line names the pids left in
+ * @pids, with each one's kernel stack and wait channel; then what else
+ * sleeps in D state, the disks' requests in flight (none, while a task
+ * waits for a folio to be read, means a lock that nobody will release;
+ * some, twice alike 2 s apart, an I/O that is not completing) and the
+ * blocked tasks as the kernel lists them (sysrq-w, copied from the log).
+ * Then they are killed, and given 10 s to go (a task stuck in the
+ * kernel may never go).
  */
 static inline void ra_overrun(const char *what, pid_t *pids, int *status, int n,
 			      struct ra_kmsg *k)
@@ -578,15 +636,26 @@ static inline void ra_overrun(const char *what, pid_t *pids, int *status, int n,
 	for (int i = 0; i < n; i++)
 		if (pids[i])
 			sb_addf(&sb, "%s%d", sb.used ? " " : "", (int)pids[i]);
-	ra_sysrq('w');
 	ok(false, "%s overran: PIDs %s still in the kernel", what, list);
 	for (int i = 0; i < n; i++) {
 		if (!pids[i])
 			continue;
 		ra_show_proc(pids[i], "wchan");
 		ra_show_proc(pids[i], "stack");
-		kill(pids[i], SIGKILL);
 	}
+	ra_show_d_tasks(pids, n);
+	ra_show_inflight();
+	sleep(2);
+	ra_show_inflight();
+	ra_kmsg_drain(k);
+	k->copy = 400;
+	ra_sysrq('w');
+	sleep(1);
+	ra_kmsg_drain(k);
+	k->copy = 0;
+	for (int i = 0; i < n; i++)
+		if (pids[i])
+			kill(pids[i], SIGKILL);
 	if (ra_reap(pids, status, n, 10, k))
 		diag("still there 10 s after SIGKILL: %s", list);
 }

@@ -23,16 +23,21 @@
  * hold no report (BUG, WARNING, KASAN, lockdep, hung task, ...: ra_check.h).
  * kernel.hung_task_timeout_secs is 20 meanwhile; every feature ends at 1.
  *
- * usage: test_ra_stress DIR SECONDS [SIZE_MIB]
+ * usage: test_ra_stress DIR SECONDS [SIZE_MIB [flip|noflip]]
  *   DIR: a writable directory; ra_stress.A and ra_stress.B (SIZE_MIB each,
- *   64 by default) are made there and removed at the end.
+ *   64 by default) are made there and removed at the end.  noflip: the
+ *   flipper only sleeps, and the switches need not exist (7.3.4 without
+ *   the series runs the same stress: make vm-stress STRESS_VARIANT=vanilla
+ *   STRESS_FLIPS=noflip).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sys/mman.h>
@@ -49,6 +54,7 @@
 #define EXEC_TOUCH (16 * 1024)	/* the most one touch of exec-huge reads */
 #define DROP_ONE_IN 4		/* a reader drops what it read after 1 read in 4 */
 #define FSYNC_ONE_IN 16		/* the puncher fsyncs after 1 rewrite in 16 */
+#define FLIP_NS 1000000L	/* the flipper's period */
 
 struct reader;
 
@@ -76,6 +82,7 @@ struct shared {
 };
 
 static struct shared *sh;
+static bool flipping = true;	/* false: noflip */
 
 struct reader {
 	const struct kind *kind;
@@ -295,20 +302,45 @@ static int puncher_main(void *arg)
 	return 0;
 }
 
-/* Set a random feature to a random 0 or 1, about every millisecond. */
+/*
+ * Set a random feature to a random 0 or 1 every millisecond, or as fast
+ * as the flips go when one takes longer (each is a static key's text
+ * patch, with IPIs, and a debug kernel under TCG makes that slow).
+ * SCHED_FIFO, so that the twelve readers do not starve it (at their
+ * fair share it flipped 17 to 59 times a second); the deadlines are
+ * absolute, so that the time a flip takes is not added to the sleep.
+ * The kernel's RT throttling (95% of a CPU) bounds what it may take.
+ */
 static int flipper_main(void *arg)
 {
+	struct sched_param sp = { .sched_priority = 1 };
 	struct writer *w = arg;
+	struct timespec next;
 
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		diag("flipper: SCHED_FIFO: %s (left at its fair share)", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!flipping && !stopping())
+		usleep(100000);
 	while (!stopping()) {
 		const struct feature *f = &features[ra_rand(&w->rng) % nr_features];
 		int err = feature_set(f, ra_rand(&w->rng) & 1);
+		struct timespec now;
 
 		if (err)
 			fail(w->slot, f->name, 0, 0, -err);
 		else
 			w->slot->flips++;
-		usleep(1000);
+		next.tv_nsec += FLIP_NS;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > next.tv_sec ||
+		    (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
+			next = now;	/* late: no catching up in a burst */
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
 	return 0;
 }
@@ -415,7 +447,8 @@ static bool writers_ok(const int *status, const struct slot *punch, const struct
 	bool good = ra_exited_ok(punch->what, status[NR_PROCS - 2]);
 
 	good &= ra_exited_ok(flip->what, status[NR_PROCS - 1]);
-	return good && !punch->t.errors && !flip->t.errors && punch->punches && flip->flips;
+	return good && !punch->t.errors && !flip->t.errors && punch->punches &&
+	       (flip->flips || !flipping);
 }
 
 static void stress(const char *dir, unsigned int seconds, uint64_t size, struct ra_kmsg *k)
@@ -455,10 +488,12 @@ static void stress(const char *dir, unsigned int seconds, uint64_t size, struct 
 	punch = &sh->slot[NR_PROCS - 2];
 	flip = &sh->slot[NR_PROCS - 1];
 	writers = writers_ok(status, punch, flip);
-	err = ra_features_set_all(true);
+	err = flipping ? ra_features_set_all(true) : 0;
 	ok(started && writers && !err,
-	   "%s: %" PRIu64 " holes punched and rewritten, %" PRIu64 " flips, then every feature back to 1%s%s",
-	   dir, punch->punches, flip->flips, err ? ": " : "", err ? strerror(-err) : "");
+	   "%s: %" PRIu64 " holes punched and rewritten, %" PRIu64 " flips%s%s%s",
+	   dir, punch->punches, flip->flips,
+	   flipping ? ", then every feature back to 1" : " (noflip)", err ? ": " : "",
+	   err ? strerror(-err) : "");
 
 	diag("%s: checked %" PRIu64 " reads, %" PRIu64 " bytes (%" PRIu64 " words of holes, %"
 	     PRIu64 " torn); %" PRIu64 " flips; %" PRIu64 " punches; %.1f s; seed %#" PRIx64,
@@ -475,13 +510,15 @@ int main(int argc, char **argv)
 	struct ra_kmsg k;
 	int err;
 
-	if (argc < 3 || argc > 4 || parse_u64(argv[2], 24 * 3600, &seconds) || !seconds ||
-	    (argc == 4 && (parse_u64(argv[3], 1 << 20, &size_mib) || !size_mib))) {
-		fprintf(stderr, "usage: test_ra_stress DIR SECONDS [SIZE_MIB]\n");
+	if (argc < 3 || argc > 5 || parse_u64(argv[2], 24 * 3600, &seconds) || !seconds ||
+	    (argc >= 4 && (parse_u64(argv[3], 1 << 20, &size_mib) || !size_mib)) ||
+	    (argc == 5 && strcmp(argv[4], "flip") && strcmp(argv[4], "noflip"))) {
+		fprintf(stderr, "usage: test_ra_stress DIR SECONDS [SIZE_MIB [flip|noflip]]\n");
 		return 2;
 	}
+	flipping = argc < 5 || !strcmp(argv[4], "flip");
 	ra_kmsg_open(&k, "test_ra_stress", argv[1]);
-	if (!ra_features_exist(argv[1]))
+	if (flipping && !ra_features_exist(argv[1]))
 		return tap_done();
 	ra_hung_task_timeout();
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
