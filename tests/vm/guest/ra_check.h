@@ -582,8 +582,10 @@ static inline void ra_show_inflight(void)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/inflight", dir, e->d_name);
-		if (!read_small_file(path, buf, sizeof(buf)))
+		if (!read_small_file(path, buf, sizeof(buf))) {
+			buf[strcspn(buf, "\n")] = '\0';
 			diag("%s inflight (reads writes): %s", e->d_name, buf);
+		}
 	}
 	closedir(d);
 }
@@ -610,6 +612,7 @@ static inline void ra_show_d_tasks(const pid_t *pids, int n)
 		paren = strrchr(buf, ')');
 		if (!paren || sscanf(paren + 1, " %c", &state) != 1 || state != 'D')
 			continue;
+		buf[strcspn(buf, "\n")] = '\0';
 		diag("D-state task: %s", buf);
 		ra_show_proc(pid, "stack");
 	}

@@ -80,6 +80,7 @@
 #include "bench/measure.h"
 #include "bench/scenario.h"
 #include "lib/fileio.h"
+#include "ra_knob.h"
 #include "ra_timing.h"
 #include "tap.h"
 
@@ -94,7 +95,6 @@ enum { OFF, ON, NR_STATES };
 #define DEFAULT_ROUNDS 3
 #define SYS_MARGIN 1.10
 #define SYS_SLACK_MS 20.0
-#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
 
 /*
  * What each run counts: three /proc/vmstat counters, then two tracepoints
@@ -158,16 +158,12 @@ static void counters_now(uint64_t v[NR_COUNTERS])
 	}
 }
 
-struct knob_val {
-	const char *file, *val;
-};
-
 /*
- * THP settings while pinning the main area, under THP_DIR: anonymous
+ * THP settings while pinning the main area, under RA_THP_DIR: anonymous
  * folios of order 3 only in MADV_HUGEPAGE areas, no defrag; where none
  * is free, the fault takes a single page.
  */
-static const struct knob_val main_knobs[] = {
+static const struct ra_knob_val main_knobs[] = {
 	{ "hugepages-16kB/enabled", "never" },
 	{ "hugepages-32kB/enabled", "madvise" },
 	{ "hugepages-64kB/enabled", "never" },
@@ -185,7 +181,7 @@ static const struct knob_val main_knobs[] = {
  * sizes), and no defrag, so that nothing is reclaimed or compacted to
  * make one.
  */
-static const struct knob_val soak_knobs[] = {
+static const struct ra_knob_val soak_knobs[] = {
 	{ "hugepages-16kB/enabled", "never" },
 	{ "hugepages-32kB/enabled", "never" },
 	{ "hugepages-64kB/enabled", "madvise" },
@@ -199,18 +195,12 @@ static const struct knob_val soak_knobs[] = {
 #define NR_KNOBS (sizeof(soak_knobs) / sizeof(soak_knobs[0]))
 _Static_assert(sizeof(main_knobs) == sizeof(soak_knobs), "one knob array for both");
 
-/* A sysfs choice file ("always [madvise] never") changed for a while. */
-struct knob {
-	char path[160];
-	char was[32];	/* "" if not changed */
-};
-
 struct frag {
 	char *main_map, *main;	/* the mapping; main: it aligned to STRIDE */
 	size_t main_map_len, main_len;	/* mlocked, a hole of PIECE in every STRIDE */
 	char *soak_map, *soak;	/* the mapping; soak: it aligned to 2 MiB */
 	size_t soak_map_len, soak_len, soaked;
-	struct knob knobs[NR_KNOBS];
+	struct ra_knob knobs[NR_KNOBS];
 };
 
 struct run {
@@ -255,60 +245,6 @@ static uint64_t big_free_pages(bool print)
 	}
 	free(text);
 	return big;
-}
-
-/* Set @path to @val, keeping the bracketed choice it had. */
-static int knob_set(struct knob *k, const char *path, const char *val)
-{
-	char buf[256], *open_, *close_;
-	int fd, err = read_small_file(path, buf, sizeof(buf));
-
-	k->was[0] = '\0';
-	if (err)
-		return err;
-	open_ = strchr(buf, '[');
-	close_ = open_ ? strchr(open_, ']') : NULL;
-	if (!close_ || close_ - open_ - 1 >= (long)sizeof(k->was))
-		return -EBADMSG;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	err = write_full(fd, val, strlen(val));
-	close(fd);
-	if (!err) {
-		snprintf(k->path, sizeof(k->path), "%s", path);
-		snprintf(k->was, sizeof(k->was), "%.*s", (int)(close_ - open_ - 1), open_ + 1);
-	}
-	return err;
-}
-
-static void knobs_restore(struct frag *fr)
-{
-	for (size_t i = 0; i < NR_KNOBS; i++) {
-		struct knob *k = &fr->knobs[i];
-		int fd;
-
-		if (!k->was[0])
-			continue;
-		fd = open(k->path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || write_full(fd, k->was, strlen(k->was)))
-			diag("cannot put %s back to %s", k->path, k->was);
-		if (fd >= 0)
-			close(fd);
-		k->was[0] = '\0';
-	}
-}
-
-/* Set the THP knobs of @t (NR_KNOBS of them), keeping what they were. */
-static void knobs_apply(struct frag *fr, const struct knob_val *t)
-{
-	char path[160];
-
-	for (size_t i = 0; i < NR_KNOBS; i++) {
-		snprintf(path, sizeof(path), THP_DIR "/%s", t[i].file);
-		if (knob_set(&fr->knobs[i], path, t[i].val))
-			diag("cannot set %s to %s", path, t[i].val);
-	}
 }
 
 /*
@@ -381,12 +317,12 @@ static bool fragment_main(struct frag *fr, uint64_t free_kb)
 	 * 40,000 VMAs each run); mlock faults it all in and pins it, and
 	 * compaction may not move it now.
 	 */
-	knobs_apply(fr, main_knobs);
+	ra_knobs_apply(fr->knobs, main_knobs, NR_KNOBS);
 	if (madvise(fr->main, fr->main_len, MADV_HUGEPAGE) ||
 	    madvise(fr->main, fr->main_len, MADV_DONTFORK) ||
 	    mlock(fr->main, fr->main_len))
 		err = errno;
-	knobs_restore(fr);
+	ra_knobs_restore(fr->knobs, NR_KNOBS);
 	if (err)
 		return ok(false, "pin %zu MiB: %s", fr->main_len / RA_MIB, strerror(err));
 	/* khugepaged leaves it alone */
@@ -417,7 +353,7 @@ static bool soak_more(struct frag *fr)
 
 	/* faults there take the largest free block up to 2 MiB that fits,
 	 * of order 4 at least, or else one page */
-	knobs_apply(fr, soak_knobs);
+	ra_knobs_apply(fr->knobs, soak_knobs, NR_KNOBS);
 	if (madvise(fr->soak, fr->soak_len, MADV_HUGEPAGE))
 		diag("soak area: %s", strerror(errno));
 	while ((big = big_free_pages(false)) && big < last && fr->soaked < fr->soak_len) {
@@ -429,7 +365,7 @@ static bool soak_more(struct frag *fr)
 	}
 	/* khugepaged leaves it alone; the runs see THP as it was */
 	madvise(fr->soak, fr->soak_len, MADV_NOHUGEPAGE);
-	knobs_restore(fr);
+	ra_knobs_restore(fr->knobs, NR_KNOBS);
 	diag("soaked %zu more MiB of address space with large folios",
 	     (fr->soaked - before) / RA_MIB);
 	return !big_free_pages(false);
@@ -516,7 +452,7 @@ static bool fragment(struct frag *fr, int64_t file_size)
 
 static void unfragment(struct frag *fr)
 {
-	knobs_restore(fr);
+	ra_knobs_restore(fr->knobs, NR_KNOBS);
 	if (fr->soak_map)
 		munmap(fr->soak_map, fr->soak_map_len);
 	if (fr->main_map)
@@ -592,7 +528,7 @@ static bool run_once(struct measure_file *mf, const struct ra_switch *sw, int on
  * THP settings for the probe: anonymous 2 MiB folios in MADV_HUGEPAGE
  * areas, asked for with kswapd woken when none is free ("defer").
  */
-static const struct knob_val probe_knobs[] = {
+static const struct ra_knob_val probe_knobs[] = {
 	{ "hugepages-16kB/enabled", "never" },
 	{ "hugepages-32kB/enabled", "never" },
 	{ "hugepages-64kB/enabled", "never" },
@@ -628,14 +564,14 @@ static void probe_wake(struct frag *fr)
 	}
 	area = (char *)(((uintptr_t)map + SOAK_ALIGN - 1) & ~(uintptr_t)(SOAK_ALIGN - 1));
 	settle();
-	knobs_apply(fr, probe_knobs);
+	ra_knobs_apply(fr->knobs, probe_knobs, NR_KNOBS);
 	madvise(area, PROBE_TRIES * SOAK_ALIGN, MADV_HUGEPAGE);
 	counters_now(v0);
 	do {
 		area[tries * SOAK_ALIGN] = 1;
 		counters_now(v1);
 	} while (++tries < PROBE_TRIES && v1[NR_VMSTAT] == v0[NR_VMSTAT]);
-	knobs_restore(fr);
+	ra_knobs_restore(fr->knobs, NR_KNOBS);
 	munmap(map, len);
 	ok(v1[NR_VMSTAT] > v0[NR_VMSTAT],
 	   "the counter counts: %d anonymous 2 MiB faults asked with kswapd allowed woke it above order 3 %llu times",
