@@ -2,9 +2,11 @@
 /*
  * In the guest: readahead when the page cache refuses a folio.
  * fail_function makes __filemap_add_folio() return -EIO, then -EINVAL, in
- * 10% of its calls while one of this test's reading processes runs (the
- * probability is 10 only while a reader runs, 0 otherwise), with the six
- * vm.readahead_* features all on, then all off, under each way in:
+ * 50% of its calls with the six vm.readahead_* features all on, then in
+ * 10% with them all off, while one of this test's reading processes runs
+ * (0 otherwise), under each way in below.  Why more with them on: their
+ * large folios make few calls (16 for 32 MiB of 2 MiB folios), and at 10%
+ * a workload got 0 to 20 failures, readahead(2) once none.
  *
  * Not task-filter with /proc/self/make-it-fail: fail_function works by a
  * kprobe, whose handler runs from int3 in the kernel, an NMI-like context
@@ -129,7 +131,7 @@ static bool fi_arm(void)
 {
 	static const char *const settings[][2] = {
 		{ "task-filter", "N" },
-		{ "probability", "0" },		/* 10 while a reader runs */
+		{ "probability", "0" },		/* 50 or 10 while a reader runs */
 		{ "interval", "1" },
 		{ "space", "0" },
 		{ "times", FI_TIMES },
@@ -189,10 +191,13 @@ static bool fi_disarm(void)
 		  err ? ": " : "", err ? strerror(-err) : "");
 }
 
-/* The injection on (10 % of the calls) or off, for everyone. */
-static int fi_inject(bool on)
+/* The injection on (@percent of the calls) or off (0), for everyone. */
+static int fi_inject(int percent)
 {
-	return fi_write("probability", on ? "10" : "0");
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", percent);
+	return fi_write("probability", buf);
 }
 
 /* ---- the readers, in a child --------------------------------------------- */
@@ -380,6 +385,7 @@ struct job {
 	const struct ra_file *f;
 	const char *path;
 	int inject;		/* 0: not subject to it */
+	int percent;		/* the probability of a failure while it runs */
 	unsigned int limit_s;	/* to run in, else it overran */
 	char what[96];
 	struct ra_tally *t;	/* shared with the parent */
@@ -437,16 +443,16 @@ static bool run_job(struct job *j, struct ra_kmsg *k, bool *good)
 	int err;
 
 	memset(j->t, 0, sizeof(*j->t));
-	err = j->inject ? fi_inject(true) : 0;
+	err = j->inject ? fi_inject(j->percent) : 0;
 	pid = err ? err : ra_spawn(job_main, j);
 	if (pid < 0) {
 		diag("%s: %s: %s", j->what, err ? "injection" : "fork", strerror(-pid));
-		fi_inject(false);
+		fi_inject(0);
 		*good = false;
 		return true;
 	}
 	overran = ra_reap(&pid, &status, 1, j->limit_s, k);
-	if (j->inject && fi_inject(false))
+	if (j->inject && fi_inject(0))
 		diag("%s: the injection cannot be turned off", j->what);
 	if (overran) {
 		ra_overrun(j->what, &pid, &status, 1, k);
@@ -505,17 +511,23 @@ static void inject_all(const struct job *base, struct ra_kmsg *k)
 			continue;
 		for (int on = 1; on >= 0; on--) {
 			int err = ra_features_set_all(on);
+			uint64_t injected_before = tot.injected;
 			struct job j = *base;
 
 			if (!ok(!err, "-%s: every feature set to %d%s%s", injected[e].name, on,
 				err ? ": " : "", err ? strerror(-err) : ""))
 				continue;
 			j.inject = injected[e].err;
+			j.percent = on ? 50 : 10;
 			snprintf(j.what, sizeof(j.what), "-%s, features %s", injected[e].name,
 				 on ? "on" : "off");
 			for (size_t w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++)
 				if (!workload(&j, &workloads[w], k, &tot))
 					return;
+			ok(tot.injected > injected_before,
+			   "-%s, features %s: %" PRIu64 " failures injected over the workloads (%d%%)",
+			   injected[e].name, on ? "on" : "off", tot.injected - injected_before,
+			   j.percent);
 		}
 		ok(tot.injected > 0 && tot.logged > 0,
 		   "-%s: %" PRIu64 " failures injected (%" PRIu64 " kernel records of them); %"
