@@ -210,17 +210,22 @@ struct run {
 };
 
 /*
- * The free pages in blocks above MAX_FREE_ORDER outside ZONE_DMA, from
- * /proc/buddyinfo (each line printed if @print); UINT64_MAX if it cannot
- * be read.
+ * /proc/buddyinfo, each line printed if @print: into @big, the free pages
+ * in blocks above MAX_FREE_ORDER outside ZONE_DMA; into @order3, the free
+ * blocks of order 3 in every zone (either may be NULL).  -errno if it
+ * cannot be read.
  */
-static uint64_t big_free_pages(bool print)
+static int buddyinfo(bool print, uint64_t *big, uint64_t *order3)
 {
 	char *text, *line, *next;
-	uint64_t big = 0;
+	int err = read_whole_file("/proc/buddyinfo", 1 << 16, &text, NULL);
 
-	if (read_whole_file("/proc/buddyinfo", 1 << 16, &text, NULL))
-		return UINT64_MAX;
+	if (big)
+		*big = 0;
+	if (order3)
+		*order3 = 0;
+	if (err)
+		return err;
 	for (line = text; line && *line; line = next) {
 		char zone[32];
 		int pos = 0;
@@ -230,7 +235,7 @@ static uint64_t big_free_pages(bool print)
 			*next++ = '\0';
 		if (print)
 			diag("buddyinfo %s", line);
-		if (sscanf(line, "Node %*d, zone %31s%n", zone, &pos) != 1 || !strcmp(zone, "DMA"))
+		if (sscanf(line, "Node %*d, zone %31s%n", zone, &pos) != 1)
 			continue;
 		for (int o = 0; line[pos]; o++) {
 			char *end;
@@ -239,12 +244,22 @@ static uint64_t big_free_pages(bool print)
 			if (end == line + pos)
 				break;
 			pos = end - line;
-			if (o > MAX_FREE_ORDER)
-				big += n << o;
+			if (o == 3 && order3)
+				*order3 += n;
+			if (o > MAX_FREE_ORDER && big && strcmp(zone, "DMA"))
+				*big += n << o;
 		}
 	}
 	free(text);
-	return big;
+	return 0;
+}
+
+/* The free pages in blocks above MAX_FREE_ORDER outside ZONE_DMA; UINT64_MAX if unreadable. */
+static uint64_t big_free_pages(bool print)
+{
+	uint64_t big;
+
+	return buddyinfo(print, &big, NULL) ? UINT64_MAX : big;
 }
 
 /*
@@ -275,21 +290,9 @@ static size_t main_size(uint64_t free_kb)
 /* The free blocks of order 3 (32 KiB) in every zone, from /proc/buddyinfo. */
 static uint64_t order3_free_blocks(void)
 {
-	char *text, *line, *next;
 	uint64_t n = 0;
 
-	if (read_whole_file("/proc/buddyinfo", 1 << 16, &text, NULL))
-		return 0;
-	for (line = text; line && *line; line = next) {
-		unsigned long long c[4];
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (sscanf(line, "Node %*d, zone %*s %llu %llu %llu %llu", &c[0], &c[1], &c[2], &c[3]) == 4)
-			n += c[3];
-	}
-	free(text);
+	buddyinfo(false, NULL, &n);
 	return n;
 }
 
@@ -335,11 +338,6 @@ static bool fragment_main(struct frag *fr, uint64_t free_kb)
 	return true;
 }
 
-/*
- * Take every free block above MAX_FREE_ORDER with pinned anonymous large
- * folios: each pass faults in as much as buddyinfo says is left in such
- * blocks, until none is left or a pass takes none.
- */
 /*
  * One soaking: fault in more of the soak area until no free block above
  * MAX_FREE_ORDER is left.  Before every run too: what a run frees (its
