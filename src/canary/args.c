@@ -49,6 +49,10 @@ static int workload_option(const struct option_spec *o, const char *name, char *
 #define FLOOR_ROW(a) \
 	OPT_PERCENT(0, "floor", &(a)->floor, "PCT", "delta is never below this (default 3)", \
 		    .fmin = 0.1, .fmax = 50, .what = "a percentage 0.1..50")
+#define DELTA_ROW(a) \
+	OPT_PERCENT(0, "delta", &(a)->delta, "PCT", \
+		    "the allowed loss, a policy (default: the floor)", \
+		    .fmin = 0.1, .fmax = 100, .what = "a percentage 0.1..100")
 #define SEED_ROW(a) \
 	OPT_U64(0, "seed", &(a)->seed, "N", "seed of the random offsets (default 1)", \
 		.what = "a number")
@@ -66,22 +70,22 @@ static void canary_options(struct canary_args *a, struct option_spec spec[ROWS])
 			     "default: the ones of the feature's seed post)", workload_option),
 		FILE_ROW(a),
 		SIZE_ROW(a),
-		OPT_UINT(0, "pairs-min", &a->pairs_min, "N", "first look (default 4)",
+		OPT_UINT(0, "pairs-min", &a->pairs_min, "N", "first look (default 8)",
 			 .min = 1, .max = 60, .what = "1..60"),
-		OPT_UINT(0, "pairs-max", &a->pairs_max, "N", "the cap (default 12)",
+		OPT_UINT(0, "pairs-max", &a->pairs_max, "N",
+			 "the cap (default: the calibrated one, else 32)",
 			 .min = 1, .max = 60, .what = "1..60"),
 		RUNS_ROW(a, "cold runs per arm and pair; the least wall time\n"
 			 "counts (default 3)"),
 		OPT_PERCENT(0, "alpha", &a->alpha, "PCT",
-			    "error of a wrong verdict over everything (default 1)",
-			    .fmin = 0.01, .fmax = 20,
-			    .what = "a percentage 0.01..20 (1 is 99 % intervals)"),
+			    "a wrong verdict, each way, over every run of the\n"
+			    "feature on this kernel (default 1: the first run\n"
+			    "has half, each rerun half of what is left)",
+			    .fmin = 0.01, .fmax = 20, .what = "a percentage 0.01..20"),
 		FLOOR_ROW(a),
-		OPT_PERCENT(0, "delta", &a->delta, "PCT",
-			    "the allowed loss (default: calibrated, or the floor)",
-			    .fmin = 0.1, .fmax = 100, .what = "a percentage 0.1..100"),
+		DELTA_ROW(a),
 		OPT_FLAG(0, "no-calibration", &a->no_calibration,
-			 "ignore 'rafleet calibrate''s deltas"),
+			 "ignore the cap 'rafleet calibrate' chose"),
 		OPT_FLAG(0, "aa", &a->aa, "A/A: both arms keep the feature's current value"),
 		OPT_FLAG(0, "act", &a->act,
 			 "act on the verdict: a corroborated REGRESS turns the\n"
@@ -111,10 +115,11 @@ static void calibrate_options(struct canary_args *a, struct option_spec spec[ROW
 		FILE_ROW(a),
 		SIZE_ROW(a),
 		OPT_UINT(0, "pairs", &a->pairs_max, "N",
-			 "A/A pairs per workload, 10 to 60 (default 12)",
-			 .min = 1, .max = 60, .what = "1..60"),
+			 "A/A pairs per workload, 10 to 60 (default 20)",
+			 .min = 10, .max = 60, .what = "10..60"),
 		RUNS_ROW(a, "cold runs per arm and pair, as the canary (default 3)"),
 		FLOOR_ROW(a),
+		DELTA_ROW(a),
 		OPT_FLAG('j', "json", &a->json, "JSON (schema " CALIBRATION_SCHEMA ")"),
 		SEED_ROW(a),
 		RING_ROW(a),
@@ -144,8 +149,9 @@ static const struct options_help calibrate_help = {
 	"usage: rafleet calibrate [OPTIONS]\n"
 	"\n"
 	"Measure this machine's noise with A/A pairs of each workload (every\n"
-	"feature as it is, in both arms) and store each workload's allowed loss\n"
-	"delta for 'rafleet canary' in " STATEDIR_DEFAULT "/" CALIBRATION_FILE ".\n"
+	"feature as it is, in both arms) and store, for 'rafleet canary', each\n"
+	"workload's noise and the cap of pairs that catches delta + 2 points\n"
+	"9 times in 10, in " STATEDIR_DEFAULT "/" CALIBRATION_FILE ".\n"
 	"\n"
 	"options:\n",
 	25,
@@ -173,10 +179,10 @@ int canary_parse_args(int argc, char **argv, struct canary_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->calibrate = calibrate;
-	a->pairs_min = 4;
-	a->pairs_max = 12;
+	a->pairs_min = SEQRULE_DEFAULT_FIRST;
+	a->pairs_max = calibrate ? CALIBRATION_DEFAULT_PAIRS : 0;
 	a->runs = 3;
-	a->alpha = 0.01;
+	a->alpha = CANARY_DEFAULT_ALPHA;
 	a->floor = CANARY_DELTA_FLOOR;
 	a->seed = 1;
 	if (calibrate)
@@ -190,6 +196,8 @@ int canary_parse_args(int argc, char **argv, struct canary_args *a)
 	}
 	if (ind < 0)
 		return -EINVAL;
+	if (a->delta && a->delta < a->floor)
+		return bad(a, "--delta %.3g %% is below the floor %.3g %%", a->delta * 100, a->floor * 100);
 	if (calibrate) {
 		if (ind < argc)
 			return bad(a, "calibrate takes no argument, not '%s'", argv[ind]);
@@ -202,10 +210,8 @@ int canary_parse_args(int argc, char **argv, struct canary_args *a)
 	a->feature = feature_find(argv[ind]);
 	if (!a->feature)
 		return bad(a, "unknown feature '%s'", argv[ind]);
-	if (a->pairs_min > a->pairs_max)
+	if (a->pairs_max && a->pairs_min > a->pairs_max)
 		return bad(a, "--pairs-min %u is above --pairs-max %u", a->pairs_min, a->pairs_max);
-	if (a->delta && a->delta < a->floor)
-		return bad(a, "--delta %.3g %% is below the floor %.3g %%", a->delta * 100, a->floor * 100);
 	if (a->aa && a->act)
 		return bad(a, "--aa measures noise, there is nothing to act on: drop --act");
 	return 0;

@@ -15,6 +15,7 @@ const struct canary_metric_info canary_metrics[CM_NR] = {
 	[CM_BLOCK_READS] = { "block_reads", "read requests of the device", false },
 	[CM_DEVICE_BYTES] = { "device_bytes", "bytes read from the device", false },
 	[CM_FOLIOS] = { "folios", "folios added to the page cache", false },
+	[CM_SPREAD] = { "spread", "ln(slowest / fastest) of the arm's runs", false },
 };
 
 static const struct {
@@ -70,15 +71,29 @@ static bool metric_value(const struct run_result *r, enum canary_metric m,
 	}
 }
 
+/* ln(slowest / fastest) of an arm's runs; false with one run. */
+static bool arm_spread(const struct canary_arm *a, double *val, const char **why)
+{
+	*why = NULL;
+	if (a->runs < 2 || !a->best.wall_ns) {
+		*why = "one run per arm: no spread (--runs 2 or more)";
+		return false;
+	}
+	*val = log((double)a->slowest_ns / (double)a->best.wall_ns);
+	return true;
+}
+
 void canary_add_pair(struct canary_result *r, int w, unsigned int pair,
-		     const struct run_result *off, const struct run_result *on)
+		     const struct canary_arm *off, const struct canary_arm *on)
 {
 	for (int m = 0; m < CM_NR; m++) {
 		struct canary_series *s = &r->s[w][m];
 		const char *why_off, *why_on;
 		double a, b;
-		bool ok_off = metric_value(off, m, &a, &why_off);
-		bool ok_on = metric_value(on, m, &b, &why_on);
+		bool ok_off = m == CM_SPREAD ? arm_spread(off, &a, &why_off) :
+			      metric_value(&off->best, m, &a, &why_off);
+		bool ok_on = m == CM_SPREAD ? arm_spread(on, &b, &why_on) :
+			     metric_value(&on->best, m, &b, &why_on);
 
 		if (!pair) {
 			s->available = true;
@@ -95,9 +110,11 @@ void canary_add_pair(struct canary_result *r, int w, unsigned int pair,
 		s->on[pair] = b;
 		/*
 		 * Times are never 0; counts can be, on both sides: +1 keeps
-		 * the ratio of counts finite (0 and 0 is a ratio of 1).
+		 * the ratio of counts finite (0 and 0 is a ratio of 1).  A
+		 * spread is already a log: its difference.
 		 */
-		s->d[pair] = m == CM_WALL ? log(b / a) : log((b + 1) / (a + 1));
+		s->d[pair] = m == CM_WALL ? log(b / a) :
+			     m == CM_SPREAD ? b - a : log((b + 1) / (a + 1));
 	}
 }
 
@@ -113,7 +130,8 @@ static void corroborate(const struct canary_opts *o, struct canary_result *r)
 		for (int m = 0; m < CM_NR; m++) {
 			struct canary_series *s = &r->s[w][m];
 
-			if (m == CM_WALL || !s->available || !seqrule_same_direction(&s->v))
+			if (m == CM_WALL || m == CM_SPREAD || !s->available ||
+			    !seqrule_same_direction(&s->v))
 				continue;
 			r->corroborated = true;
 			sb_addf(&c, "%s%s %s up %+.1f %%", c.used ? "; " : "",
@@ -135,6 +153,24 @@ static void corroborate(const struct canary_opts *o, struct canary_result *r)
 			 "no clock-free counter and no second workload moved the same way");
 }
 
+/* Does a workload's spread grow with the feature on? */
+static void erratic(const struct canary_opts *o, struct canary_result *r)
+{
+	r->erratic = false;
+	r->erratic_why[0] = '\0';
+	for (int w = 0; w < o->nr_workloads; w++) {
+		const struct canary_series *s = &r->s[w][CM_SPREAD];
+
+		if (!s->available || !seqrule_same_direction(&s->v))
+			continue;
+		r->erratic = true;
+		snprintf(r->erratic_why, sizeof(r->erratic_why),
+			 "%s: the runs of arm B spread %.1f points more than arm A's",
+			 o->workload[w]->name, s->v.hl.estimate * 100);
+		return;
+	}
+}
+
 void canary_judge(const struct canary_opts *o, struct canary_result *r,
 		  unsigned int n)
 {
@@ -144,7 +180,7 @@ void canary_judge(const struct canary_opts *o, struct canary_result *r,
 		for (int m = 0; m < CM_NR; m++) {
 			struct canary_series *s = &r->s[w][m];
 
-			memset(&s->v, 0, sizeof(s->v));
+			/* a metric that passed stays passed (seqrule_judge()) */
 			if (s->available &&
 			    seqrule_judge(&o->plan, s->d, n, o->delta[w], &s->v))
 				s->available = false;
@@ -159,6 +195,7 @@ void canary_judge(const struct canary_opts *o, struct canary_result *r,
 		corroborate(o, r);
 	else
 		r->corroboration[0] = '\0';
+	erratic(o, r);
 }
 
 static int set_arm(const struct canary_opts *o, struct canary_result *r, int arm)
@@ -172,13 +209,13 @@ static int set_arm(const struct canary_opts *o, struct canary_result *r, int arm
 }
 
 /*
- * Run every workload once in @arm; where @keep is set, @res[w] keeps the
- * run with the least wall time (interference only ever adds time), with
- * the counts of that same run.
+ * Run every workload once in @arm, into @res[w]: the run with the least
+ * wall time (interference only ever adds time), with the counts of that
+ * same run, and the most wall time of the runs.  @first starts afresh.
  */
 static int run_arm(const struct canary_opts *o, struct canary_result *r,
 		   struct measure_file *mf, int arm, uint64_t seed,
-		   struct run_result *res, bool keep)
+		   struct canary_arm *res, bool first)
 {
 	static struct run_result one;
 	struct measure_opts mo = { .seed = seed, .ring_pages = o->ring_pages };
@@ -188,11 +225,18 @@ static int run_arm(const struct canary_opts *o, struct canary_result *r,
 		err = measure_run(&mf[w], o->workload[w], &mo, &one);
 		if (!err && one.status)
 			err = one.status;
-		if (err)
+		if (err) {
 			snprintf(r->error, sizeof(r->error), "%s failed in arm %c: %s",
 				 o->workload[w]->name, 'A' + arm, strerror(-err));
-		else if (!keep || one.wall_ns < res[w].wall_ns)
-			res[w] = one;
+			break;
+		}
+		if (first)
+			res[w] = (struct canary_arm){ .best = one, .slowest_ns = one.wall_ns };
+		else if (one.wall_ns < res[w].best.wall_ns)
+			res[w].best = one;
+		if (one.wall_ns > res[w].slowest_ns)
+			res[w].slowest_ns = one.wall_ns;
+		res[w].runs++;
 	}
 	return err;
 }
@@ -200,45 +244,44 @@ static int run_arm(const struct canary_opts *o, struct canary_result *r,
 /*
  * One pair: o->runs rounds of both arms, alternating inside the pair too
  * (A B A B ... or B A B A ...), so that a spell of interference, which
- * lasts longer than a run, falls on both arms alike.  @a and @b get each
- * arm's least wall time.
+ * lasts longer than a run, falls on both arms alike.
  */
 static int run_pair(const struct canary_opts *o, struct canary_result *r,
 		    struct measure_file *mf, int lead, uint64_t seed,
-		    struct run_result *a, struct run_result *b)
+		    struct canary_arm *a, struct canary_arm *b)
 {
 	unsigned int runs = o->runs ? o->runs : 1;
 	int err = 0;
 
 	for (unsigned int k = 0; k < runs && !err; k++) {
-		err = run_arm(o, r, mf, lead, seed, lead ? b : a, k);
+		err = run_arm(o, r, mf, lead, seed, lead ? b : a, !k);
 		if (!err)
-			err = run_arm(o, r, mf, !lead, seed, lead ? a : b, k);
+			err = run_arm(o, r, mf, !lead, seed, lead ? a : b, !k);
 	}
 	return err;
 }
 
 static void progress(const struct canary_opts *o, unsigned int pair,
-		     const char *order, const struct run_result *a,
-		     const struct run_result *b)
+		     const char *order, const struct canary_arm *a,
+		     const struct canary_arm *b)
 {
 	if (o->quiet)
 		return;
 	for (int w = 0; w < o->nr_workloads; w++)
 		fprintf(stderr, "canary %s: pair %2u (%s) %-20s A %8.1f ms  B %8.1f ms  %+6.1f %%\n",
 			o->feature->name, pair + 1, order, o->workload[w]->name,
-			a[w].wall_ns / 1e6, b[w].wall_ns / 1e6,
-			((double)b[w].wall_ns / (double)a[w].wall_ns - 1) * 100);
+			a[w].best.wall_ns / 1e6, b[w].best.wall_ns / 1e6,
+			((double)b[w].best.wall_ns / (double)a[w].best.wall_ns - 1) * 100);
 }
 
 static int canary_blocks(const struct canary_opts *o, struct canary_result *r,
 			 struct measure_file *mf)
 {
-	struct run_result a[CANARY_MAX_WORKLOADS], b[CANARY_MAX_WORKLOADS];
+	struct canary_arm a[CANARY_MAX_WORKLOADS], b[CANARY_MAX_WORKLOADS];
 	int err;
 
 	/* the unmeasured warm-up, in arm B */
-	err = run_arm(o, r, mf, 1, o->seed, b, false);
+	err = run_arm(o, r, mf, 1, o->seed, b, true);
 	for (unsigned int n = 0; !err && n < o->plan.pairs_max; n++) {
 		/* ABBA: even pairs start with A, odd pairs with B */
 		int lead = n % 2;

@@ -8,8 +8,10 @@
  * use the same seed, and one unmeasured run of each workload goes first.
  * Each arm of a pair is the least wall time of a few cold runs, the two
  * arms alternating inside the pair too (A B A B A B).
- * After each block the sequential rule (canary/seqrule.h) judges the wall time
+ * At each look the sequential rule (canary/seqrule.h) judges the wall time
  * of each workload; a REGRESS must be corroborated before it may act.
+ * The spread of an arm's runs (ln of its slowest over its fastest) is
+ * kept too: a feature whose runs spread more is flagged as erratic.
  */
 #ifndef RAFLEET_CANARY_H
 #define RAFLEET_CANARY_H
@@ -24,6 +26,8 @@
 
 #define CANARY_MAX_WORKLOADS 4
 #define CANARY_DELTA_FLOOR 0.03
+/* a wrong verdict, each way, over every run of a feature on a kernel */
+#define CANARY_DEFAULT_ALPHA 0.01
 
 /* What each pair measures, per workload: costs, higher is worse. */
 enum canary_metric {
@@ -33,6 +37,8 @@ enum canary_metric {
 	CM_DEVICE_BYTES,	/* bytes read from the device (same bytes
 				 * requested in both arms: same seed) */
 	CM_FOLIOS,		/* folios added to the page cache */
+	CM_SPREAD,		/* ln(slowest / fastest run) of the arm; its
+				 * series is the difference on - off */
 	CM_NR,
 };
 
@@ -84,6 +90,8 @@ struct canary_result {
 	unsigned int nr_looks;
 	bool corroborated;
 	char corroboration[256];	/* what agreed, or why nothing did */
+	bool erratic;			/* a workload's runs spread more with B */
+	char erratic_why[160];
 	char error[256];		/* when canary_run() fails */
 };
 
@@ -93,9 +101,16 @@ struct canary_result {
  */
 int canary_run(const struct canary_opts *o, struct canary_result *r);
 
+/* One arm of a pair, per workload: its fastest run and the spread. */
+struct canary_arm {
+	struct run_result best;		/* the run with the least wall time */
+	uint64_t slowest_ns;		/* the most wall time of its runs */
+	unsigned int runs;
+};
+
 /* Fold one pair's runs into the series of workload @w (exposed for tests). */
 void canary_add_pair(struct canary_result *r, int w, unsigned int pair,
-		     const struct run_result *off, const struct run_result *on);
+		     const struct canary_arm *off, const struct canary_arm *on);
 
 /* Judge after @n pairs: every series, the verdict, corroboration. */
 void canary_judge(const struct canary_opts *o, struct canary_result *r,

@@ -17,6 +17,7 @@ static void series_json(struct json_writer *w, const struct canary_opts *o,
 			const struct canary_result *r, int wl, int m)
 {
 	const struct canary_series *s = &r->s[wl][m];
+	const struct seqrule_look *look = seqrule_look_at(&o->plan, r->pairs);
 
 	json_obj_begin(w, NULL);
 	json_str(w, "name", canary_metrics[m].name);
@@ -28,16 +29,22 @@ static void series_json(struct json_writer *w, const struct canary_opts *o,
 		json_obj_end(w);
 		return;
 	}
-	json_double(w, "estimate", change(s->v.hl.estimate));
-	if (s->v.hl.ci_valid) {
-		json_double(w, "lo", change(s->v.hl.lo));
-		json_double(w, "hi", change(s->v.hl.hi));
-	} else {
-		json_null_reason(w, "lo", "too few pairs for an interval at this level");
-		json_null(w, "hi");
+	/* a spread is a log already: its difference in points, not a change */
+	json_double(w, "estimate", m == CM_SPREAD ? s->v.hl.estimate : change(s->v.hl.estimate));
+	if (s->v.hl.lo_valid)
+		json_double(w, "lo", m == CM_SPREAD ? s->v.hl.lo : change(s->v.hl.lo));
+	else
+		json_null_reason(w, "lo", "no REGRESS test at this look");
+	if (s->v.hl.hi_valid)
+		json_double(w, "hi", m == CM_SPREAD ? s->v.hl.hi : change(s->v.hl.hi));
+	else
+		json_null_reason(w, "hi", "no PASS test at this look");
+	if (look) {
+		json_double(w, "level_lo", look->level[SEQ_REGRESS]);
+		json_double(w, "level_hi", look->level[SEQ_PASS]);
 	}
-	json_double(w, "level", 1 - o->plan.alpha_look);
 	if (canary_metrics[m].judged) {
+		json_u64(w, "passed_at", s->v.passed_at);
 		json_str(w, "verdict", verdict_name(s->v.verdict));
 		json_str(w, "effect", effect_name(s->v.effect));
 	}
@@ -77,14 +84,31 @@ void canary_report_json(FILE *f, const struct canary_opts *o,
 	json_i64(&w, "was", r->was);
 	json_obj_begin(&w, "plan");
 	json_double(&w, "alpha", o->plan.alpha);
-	json_double(&w, "alpha_look", o->plan.alpha_look);
+	json_double(&w, "alpha_total", d->alpha_total);
+	json_u64(&w, "run", d->run + 1);
+	json_double(&w, "rho", o->plan.rho);
 	json_u64(&w, "pairs_min", o->plan.pairs_min);
 	json_u64(&w, "pairs_step", o->plan.pairs_step);
 	json_u64(&w, "pairs_max", o->plan.pairs_max);
+	json_str(&w, "cap_source", d->cap_source);
 	json_u64(&w, "runs_per_arm", o->runs ? o->runs : 1);
 	json_u64(&w, "judged_metrics", o->plan.metrics);
-	json_u64(&w, "deciding_looks", o->plan.looks);
 	json_u64(&w, "first_deciding", o->plan.first_deciding);
+	json_arr_begin(&w, "looks");
+	for (unsigned int k = 0; k < o->plan.nlooks; k++) {
+		const struct seqrule_look *l = &o->plan.look[k];
+
+		json_obj_begin(&w, NULL);
+		json_u64(&w, "pairs", l->n);
+		json_i64(&w, "crit_regress", l->crit[SEQ_REGRESS]);
+		json_i64(&w, "crit_pass", l->crit[SEQ_PASS]);
+		json_double(&w, "level_regress", l->level[SEQ_REGRESS]);
+		json_double(&w, "level_pass", l->level[SEQ_PASS]);
+		json_double(&w, "spent_regress", l->spent[SEQ_REGRESS]);
+		json_double(&w, "spent_pass", l->spent[SEQ_PASS]);
+		json_obj_end(&w);
+	}
+	json_arr_end(&w);
 	json_obj_end(&w);
 	json_u64(&w, "pairs", r->pairs);
 	json_str(&w, "verdict", verdict_name(r->verdict));
@@ -115,6 +139,10 @@ void canary_report_json(FILE *f, const struct canary_opts *o,
 	json_boolean(&w, "corroborated", r->corroborated);
 	json_str(&w, "by", r->corroboration[0] ? r->corroboration : NULL);
 	json_obj_end(&w);
+	json_obj_begin(&w, "spread");
+	json_boolean(&w, "erratic", r->erratic);
+	json_str(&w, "why", r->erratic_why[0] ? r->erratic_why : NULL);
+	json_obj_end(&w);
 	json_obj_begin(&w, "decision");
 	json_str(&w, "action", d->action);
 	json_boolean(&w, "acted", d->acted);
@@ -137,9 +165,12 @@ void canary_report_table(FILE *f, const struct canary_opts *o,
 	fprintf(f, "canary vm.%s%s: arm A = %d, arm B = %d, %u pairs, verdict %s\n",
 		o->feature->name, o->aa ? " (A/A)" : "", r->arm[0], r->arm[1],
 		r->pairs, verdict_name(r->verdict));
-	fprintf(f, "intervals at %.2f %% each (alpha %.3g over %u judged metrics and %u deciding looks);\n"
-		"each arm of a pair: the least wall time of %u cold runs\n\n",
-		(1 - o->plan.alpha_look) * 100, o->plan.alpha, o->plan.metrics, o->plan.looks,
+	fprintf(f, "run %u of it on this kernel: alpha %.3g %% each way (of %.3g %% over all runs), %u judged\n"
+		"workloads, looks from %u pairs, cap %u (%s); lo and hi are the bounds of\n"
+		"the REGRESS and PASS tests at the last look; each arm of a pair: the least\n"
+		"wall time of %u cold runs; spread: ln(slowest/fastest) of them, B - A\n\n",
+		d->run + 1, o->plan.alpha * 100, d->alpha_total * 100, o->plan.metrics,
+		o->plan.first_deciding, o->plan.pairs_max, d->cap_source ? d->cap_source : "?",
 		o->runs ? o->runs : 1);
 	fprintf(f, "%-20s %-13s %8s %8s %8s %7s  %s\n", "workload", "metric",
 		"B vs A", "lo", "hi", "delta", "verdict");
@@ -152,13 +183,28 @@ void canary_report_table(FILE *f, const struct canary_opts *o,
 				fprintf(f, " %8s  (%s)\n", "n/a", s->reason);
 				continue;
 			}
-			pct(f, s->v.hl.estimate);
-			if (s->v.hl.ci_valid) {
-				pct(f, s->v.hl.lo);
-				pct(f, s->v.hl.hi);
-			} else {
-				fprintf(f, " %8s %8s", "-", "-");
+			if (m == CM_SPREAD) {
+				fprintf(f, " %+7.1fpt", s->v.hl.estimate * 100);
+				if (s->v.hl.lo_valid)
+					fprintf(f, " %+7.1fpt", s->v.hl.lo * 100);
+				else
+					fprintf(f, " %8s", "-");
+				if (s->v.hl.hi_valid)
+					fprintf(f, " %+7.1fpt", s->v.hl.hi * 100);
+				else
+					fprintf(f, " %8s", "-");
+				fprintf(f, " %7s  %s\n", "", r->erratic ? "(erratic?)" : "(spread)");
+				continue;
 			}
+			pct(f, s->v.hl.estimate);
+			if (s->v.hl.lo_valid)
+				pct(f, s->v.hl.lo);
+			else
+				fprintf(f, " %8s", "-");
+			if (s->v.hl.hi_valid)
+				pct(f, s->v.hl.hi);
+			else
+				fprintf(f, " %8s", "-");
 			if (canary_metrics[m].judged)
 				fprintf(f, " %6.1f%%  %s%s%s\n", o->delta[wl] * 100,
 					verdict_name(s->v.verdict),
@@ -178,6 +224,8 @@ void canary_report_table(FILE *f, const struct canary_opts *o,
 	fprintf(f, "\n\n");
 	if (r->verdict == VERDICT_REGRESS)
 		fprintf(f, "corroboration: %s\n", r->corroboration);
+	if (r->erratic)
+		fprintf(f, "erratic: %s\n", r->erratic_why);
 	fprintf(f, "decision: %s%s: %s\n", d->action, d->acted ? " (done)" : "", d->why);
 	if (d->svg)
 		fprintf(f, "picture: %s\n", d->svg);

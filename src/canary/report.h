@@ -9,14 +9,17 @@
 #include "canary/canary.h"
 
 /* The version of the JSON; docs/canary-json.md describes it. */
-#define CANARY_SCHEMA "rafleet-canary/1"
+#define CANARY_SCHEMA "rafleet-canary/2"
 
 /* What was (or would be) done about the verdict, and why. */
 struct canary_decision {
 	const char *action;	/* "keep", "turn-off", "none" */
 	bool acted;		/* done (--act), not only proposed */
 	char why[384];
-	const char *delta_source[CANARY_MAX_WORKLOADS];	/* "floor", "calibration" */
+	const char *delta_source[CANARY_MAX_WORKLOADS];	/* "policy", "option" */
+	const char *cap_source;	/* "option", "calibration", "default" */
+	double alpha_total;	/* over every run of the feature on this kernel */
+	unsigned int run;	/* earlier runs of it on this kernel (the ledger) */
 	const char *svg;	/* the picture's path, or NULL */
 };
 

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
 
 const char *verdict_name(enum verdict v)
 {
@@ -32,7 +34,21 @@ const char *effect_name(enum effect e)
 	}
 }
 
+const struct seqrule_look *seqrule_look_at(const struct seqrule_plan *p, unsigned int n)
+{
+	for (unsigned int k = 0; k < p->nlooks; k++)
+		if (p->look[k].n == n)
+			return &p->look[k];
+	return NULL;
+}
+
 bool seqrule_is_look(const struct seqrule_plan *p, unsigned int n)
+{
+	return seqrule_look_at(p, n) != NULL;
+}
+
+/* A candidate look: pairs_min, every pairs_step after it, the cap. */
+static bool candidate(const struct seqrule_plan *p, unsigned int n)
 {
 	if (n == p->pairs_max)
 		return true;
@@ -40,31 +56,16 @@ bool seqrule_is_look(const struct seqrule_plan *p, unsigned int n)
 	       (n - p->pairs_min) % p->pairs_step == 0;
 }
 
-/* Looks at which an exact interval of level 1 - a exists. */
-static unsigned int deciding_looks(const struct seqrule_plan *p, double a,
-				   unsigned int *first)
-{
-	unsigned int cnt = 0;
-
-	*first = 0;
-	for (unsigned int n = p->pairs_min; n <= p->pairs_max; n++) {
-		if (!seqrule_is_look(p, n) || signrank_critical(n, a) < 0)
-			continue;
-		if (!cnt)
-			*first = n;
-		cnt++;
-	}
-	return cnt;
-}
-
 int seqrule_plan(struct seqrule_plan *p, const char **why)
 {
-	unsigned int total = 0, first;
+	double spent[SEQ_NR] = { 0, 0 };
 	const char *dummy;
 
 	if (!why)
 		why = &dummy;
 	*why = NULL;
+	if (!p->rho)
+		p->rho = SEQRULE_DEFAULT_RHO;
 	if (p->pairs_step < 1 || p->pairs_min < 1) {
 		*why = "pairs per block and the first look must be at least 1";
 		return -EINVAL;
@@ -81,54 +82,140 @@ int seqrule_plan(struct seqrule_plan *p, const char **why)
 		*why = "alpha must lie in (0, 0.5)";
 		return -EINVAL;
 	}
-	for (unsigned int n = p->pairs_min; n <= p->pairs_max; n++)
-		total += seqrule_is_look(p, n);
-	/*
-	 * The smallest L whose level alpha / (metrics L) leaves at most L
-	 * deciding looks: Bonferroni over what is really tested.
-	 */
-	for (unsigned int l = 1; l <= total; l++) {
-		double a = p->alpha / ((double)p->metrics * l);
-		unsigned int cnt = deciding_looks(p, a, &first);
-
-		if (cnt <= l) {
-			p->alpha_look = a;
-			p->looks = cnt;
-			p->first_deciding = first;
-			if (!cnt) {
-				*why = "no look has enough pairs for an interval at this level: raise the cap";
-				return -EINVAL;
-			}
-			return 0;
-		}
+	if (!(p->rho >= 0.5 && p->rho <= 10)) {
+		*why = "the spending exponent must lie in [0.5, 10]";
+		return -EINVAL;
 	}
-	*why = "no consistent level";	/* cannot happen: l = total fits */
-	return -EINVAL;
+	p->nlooks = 0;
+	p->first_deciding = 0;
+	for (unsigned int n = p->pairs_min; n <= p->pairs_max; n++) {
+		double budget = p->alpha * pow((double)n / p->pairs_max, p->rho);
+		struct seqrule_look l = { .n = n };
+		bool any = false;
+
+		if (!candidate(p, n))
+			continue;
+		for (int dir = 0; dir < SEQ_NR; dir++) {
+			/* REGRESS: any metric; PASS: every metric */
+			double split = dir == SEQ_REGRESS ? p->metrics : 1;
+			double left = (budget - spent[dir]) / split;
+
+			l.crit[dir] = left > 0 ? signrank_lower(n, fmin(left, 0.5),
+								&l.level[dir]) : -1;
+			if (l.crit[dir] < -1)
+				return l.crit[dir];
+			if (l.crit[dir] >= 0) {
+				spent[dir] += l.level[dir] * split;
+				any = true;
+			} else {
+				l.level[dir] = 0;
+			}
+			l.spent[dir] = spent[dir];
+		}
+		if (!any)
+			continue;	/* no test here: not a look */
+		if (!p->nlooks)
+			p->first_deciding = n;
+		p->look[p->nlooks++] = l;
+	}
+	if (!p->nlooks || p->look[p->nlooks - 1].n != p->pairs_max) {
+		*why = "the cap has too few pairs for a test at this alpha: raise it";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Of the n(n+1)/2 Walsh averages (e_i + e_j) / 2, i <= j, of the sorted
+ * @e: how many are <= 0 (@le) and how many are >= 0 (@ge), in O(n) with
+ * two pointers.  The Walsh average of rank c + 1 lies above 0 exactly
+ * when at most c of them are <= 0 (Tukey): a bound tested without
+ * sorting all of them.
+ */
+static void walsh_signs(const double *e, size_t n, size_t *le, size_t *ge)
+{
+	size_t lt = 0;
+	ptrdiff_t j = (ptrdiff_t)n - 1;
+
+	*le = 0;
+	for (size_t i = 0; i < n; i++) {
+		while (j >= 0 && e[i] + e[j] > 0)
+			j--;
+		if (j < (ptrdiff_t)i)
+			break;
+		*le += (size_t)j - i + 1;
+	}
+	j = (ptrdiff_t)n - 1;
+	for (size_t i = 0; i < n; i++) {
+		while (j >= 0 && e[i] + e[j] >= 0)
+			j--;
+		if (j < (ptrdiff_t)i)
+			break;
+		lt += (size_t)j - i + 1;
+	}
+	*ge = n * (n + 1) / 2 - lt;
+}
+
+int seqrule_decide(const struct seqrule_plan *p, const double *d, size_t n,
+		   double delta, unsigned int *passed_at)
+{
+	const struct seqrule_look *l = seqrule_look_at(p, (unsigned int)n);
+	double e[SIGNRANK_MAX_N], bound;
+	size_t le, ge;
+
+	if (!l || !(delta > 0) || !isfinite(delta))
+		return -EINVAL;
+	bound = log1p(delta);
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(d[i]))
+			return -EINVAL;
+		e[i] = d[i] - bound;
+	}
+	qsort(e, n, sizeof(e[0]), cmp_double);
+	walsh_signs(e, n, &le, &ge);
+	/* REGRESS: the lower bound (rank c + 1) above b */
+	if (l->crit[SEQ_REGRESS] >= 0 && le <= (size_t)l->crit[SEQ_REGRESS])
+		return VERDICT_REGRESS;
+	if (*passed_at)
+		return VERDICT_PASS;
+	/* PASS: the upper bound (rank M - c) below b */
+	if (l->crit[SEQ_PASS] >= 0 && ge <= (size_t)l->crit[SEQ_PASS]) {
+		*passed_at = (unsigned int)n;
+		return VERDICT_PASS;
+	}
+	return n >= p->pairs_max ? VERDICT_UNKNOWN : VERDICT_CONTINUE;
 }
 
 int seqrule_judge(const struct seqrule_plan *p, const double *d, size_t n,
 		  double delta, struct metric_verdict *out)
 {
+	const struct seqrule_look *l = seqrule_look_at(p, (unsigned int)n);
+	unsigned int passed_at = out->passed_at;
 	double bound;
-	int err;
+	int v, err;
 
-	if (!(delta > 0) || !isfinite(delta))
-		return -EINVAL;
-	err = hodges_lehmann(d, n, p->alpha_look, &out->hl);
+	v = seqrule_decide(p, d, n, delta, &passed_at);
+	if (v < 0)
+		return v;
+	err = hl_bounds(d, n, l->crit[SEQ_REGRESS], l->crit[SEQ_PASS], &out->hl);
 	if (err)
 		return err;
 	bound = log1p(delta);
-	out->verdict = VERDICT_CONTINUE;
-	out->effect = EFFECT_NONE;
-	if (out->hl.ci_valid && out->hl.lo > bound) {
-		out->verdict = VERDICT_REGRESS;
-	} else if (out->hl.ci_valid && out->hl.hi < bound) {
-		out->verdict = VERDICT_PASS;
+	if (v == VERDICT_PASS && passed_at == n) /* passed now: say how */
 		out->effect = out->hl.hi < -bound ? EFFECT_BETTER :
-			      out->hl.lo > -bound ? EFFECT_WITHIN : EFFECT_NOT_WORSE;
-	}
-	if (out->verdict == VERDICT_CONTINUE && n >= p->pairs_max)
-		out->verdict = VERDICT_UNKNOWN;
+			      out->hl.lo_valid && out->hl.lo > -bound ? EFFECT_WITHIN :
+			      EFFECT_NOT_WORSE;
+	else if (v != VERDICT_PASS)
+		out->effect = EFFECT_NONE;
+	out->verdict = v;
+	out->passed_at = v == VERDICT_PASS ? passed_at : 0;
 	return 0;
 }
 
@@ -150,5 +237,5 @@ enum verdict seqrule_combine(const struct seqrule_plan *p,
 
 bool seqrule_same_direction(const struct metric_verdict *v)
 {
-	return v->hl.ci_valid && v->hl.lo > 0;
+	return v->hl.lo_valid && v->hl.lo > 0;
 }

@@ -26,27 +26,37 @@ static uint64_t *subset_sums(unsigned int n)
 	return c;
 }
 
-int signrank_critical(unsigned int n, double alpha)
+int signrank_lower(unsigned int n, double level, double *attained)
 {
 	uint64_t *c, cum = 0;
-	double total, half;
+	double total;
 	int crit = -1;
 
-	if (n < 1 || n > SIGNRANK_MAX_N || !(alpha > 0 && alpha < 1))
+	if (n < 1 || n > SIGNRANK_MAX_N || !(level > 0 && level < 1))
 		return -EINVAL;
 	c = subset_sums(n);
 	if (!c)
 		return -ENOMEM;
 	total = ldexp(1.0, (int)n);
-	half = alpha / 2;
+	if (attained)
+		*attained = 0;
 	for (size_t t = 0; t <= (size_t)n * (n + 1) / 4; t++) {
 		cum += c[t];
-		if ((double)cum / total > half)
+		if ((double)cum / total > level)
 			break;
 		crit = (int)t;
+		if (attained)
+			*attained = (double)cum / total;
 	}
 	free(c);
 	return crit;
+}
+
+int signrank_critical(unsigned int n, double alpha)
+{
+	if (!(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	return signrank_lower(n, alpha / 2, NULL);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -56,21 +66,19 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int hodges_lehmann(const double *d, size_t n, double alpha, struct hl_estimate *out)
+int hl_bounds(const double *d, size_t n, int c_lo, int c_hi, struct hl_bounds *out)
 {
 	size_t m, k = 0;
 	double *w;
-	int crit;
 
-	if (!n || n > SIGNRANK_MAX_N || !(alpha > 0 && alpha < 1))
+	if (!n || n > SIGNRANK_MAX_N)
+		return -EINVAL;
+	m = n * (n + 1) / 2;
+	if ((c_lo >= 0 && (size_t)c_lo >= m) || (c_hi >= 0 && (size_t)c_hi >= m))
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(d[i]))
 			return -EINVAL;
-	crit = signrank_critical((unsigned int)n, alpha);
-	if (crit < -1)
-		return crit;
-	m = n * (n + 1) / 2;
 	w = malloc(m * sizeof(*w));
 	if (!w)
 		return -ENOMEM;
@@ -82,12 +90,31 @@ int hodges_lehmann(const double *d, size_t n, double alpha, struct hl_estimate *
 	memset(out, 0, sizeof(*out));
 	out->n = n;
 	out->estimate = m % 2 ? w[m / 2] : (w[m / 2 - 1] + w[m / 2]) / 2;
-	out->ci_valid = crit >= 0;
-	if (out->ci_valid) {
-		/* ranks crit + 1 and m - crit, 1-based */
-		out->lo = w[crit];
-		out->hi = w[m - 1 - (size_t)crit];
-	}
+	out->lo_valid = c_lo >= 0;
+	out->hi_valid = c_hi >= 0;
+	/* ranks c + 1 and m - c, 1-based */
+	if (out->lo_valid)
+		out->lo = w[c_lo];
+	if (out->hi_valid)
+		out->hi = w[m - 1 - (size_t)c_hi];
 	free(w);
+	return 0;
+}
+
+int hodges_lehmann(const double *d, size_t n, double alpha, struct hl_estimate *out)
+{
+	struct hl_bounds b;
+	int crit, err;
+
+	if (!n || n > SIGNRANK_MAX_N || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	crit = signrank_critical((unsigned int)n, alpha);
+	if (crit < -1)
+		return crit;
+	err = hl_bounds(d, n, crit, crit, &b);
+	if (err)
+		return err;
+	*out = (struct hl_estimate){ .n = n, .estimate = b.estimate, .ci_valid = crit >= 0,
+				     .lo = b.lo, .hi = b.hi };
 	return 0;
 }

@@ -24,6 +24,13 @@
  */
 int signrank_critical(unsigned int n, double alpha);
 
+/*
+ * One-sided: the largest c with P(W+ <= c) <= @level, and that
+ * probability (the level the test really has) in @attained.  -1 when no
+ * c qualifies (2^-n > level), -EINVAL or -ENOMEM as above.
+ */
+int signrank_lower(unsigned int n, double level, double *attained);
+
 struct hl_estimate {
 	size_t n;		/* pairs used (zeros included: a shift of 0 is data) */
 	double estimate;	/* median of the n(n+1)/2 Walsh averages */
@@ -39,5 +46,21 @@ struct hl_estimate {
  * alpha), or -ENOMEM.
  */
 int hodges_lehmann(const double *d, size_t n, double alpha, struct hl_estimate *out);
+
+/*
+ * The Hodges-Lehmann estimate with two one-sided bounds: @lo the Walsh
+ * average of rank c_lo + 1, @hi that of rank M - c_hi, each only when its
+ * c is not negative (lo_valid, hi_valid).  With c from signrank_lower()
+ * at level a, "lo > x" rejects "shift <= x" at level a, and "hi < x"
+ * rejects "shift >= x".  0 or -EINVAL, -ENOMEM.
+ */
+struct hl_bounds {
+	size_t n;
+	double estimate;
+	bool lo_valid, hi_valid;
+	double lo, hi;
+};
+
+int hl_bounds(const double *d, size_t n, int c_lo, int c_hi, struct hl_bounds *out);
 
 #endif

@@ -60,7 +60,7 @@ static void panel(FILE *f, const struct canary_opts *o,
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s: %s, wall %s</text>\n",
 		LEFT, y0 + 20, o->feature->name, o->workload[wl]->name,
 		wall->available ? verdict_name(wall->v.verdict) : "n/a");
-	if (wall->available && wall->v.hl.ci_valid)
+	if (wall->available && wall->v.hl.lo_valid && wall->v.hl.hi_valid)
 		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#c6dbef\"/>\n",
 			LEFT, Y(expm1(wall->v.hl.hi) * 100), W - LEFT - RIGHT,
 			Y(expm1(wall->v.hl.lo) * 100) - Y(expm1(wall->v.hl.hi) * 100));

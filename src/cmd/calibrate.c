@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rafleet calibrate: A/A pairs of each workload (the same setting in both
- * arms) measure this machine's noise; the allowed loss delta of each
- * workload is the farthest end of its A/A interval, never below the floor.
+ * arms) measure this machine's noise; from it, the cap of pairs at which
+ * a default canary catches delta + 2 points 9 times in 10
+ * (canary/calibration.h).  delta stays the policy.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 #include "bench/benchfile.h"
 #include "canary/calibration.h"
 #include "canary/args.h"
+#include "canary/ledger.h"
 #include "commands.h"
 #include "lib/json.h"
 #include "lib/rfc3339.h"
@@ -42,24 +44,24 @@ static void default_workloads(const struct scenario **out, int *n, int max)
 	}
 }
 
-/* The level of a default canary's intervals (two judged workloads). */
-static double canary_level(void)
+/* The plan of a first canary run with the default workloads (two). */
+static struct seqrule_plan canary_plan(void)
 {
-	struct seqrule_plan p = { .pairs_min = 4, .pairs_step = 2, .pairs_max = 12,
-				  .metrics = 2, .alpha = 0.01 };
-
-	seqrule_plan(&p, NULL);
-	return p.alpha_look;
+	return (struct seqrule_plan){ .pairs_min = SEQRULE_DEFAULT_FIRST,
+				      .pairs_step = SEQRULE_DEFAULT_STEP,
+				      .pairs_max = SEQRULE_DEFAULT_CAP, .metrics = 2,
+				      .alpha = ledger_alpha(CANARY_DEFAULT_ALPHA, 0) };
 }
 
 /* A/A pairs of one workload; its entry, or -errno. */
 static int measure_one(const struct canary_args *a, const struct scenario *s,
-		       double level, struct calibration_entry *e)
+		       double delta, struct calibration_entry *e)
 {
 	static struct canary_result r;
 	struct canary_opts o = { .feature = &features[0], .aa = true, .seed = a->seed, .runs = a->runs,
 				 .ring_pages = a->ring_pages, .quiet = a->json,
-				 .nr_workloads = 1, .delta = { a->floor } };
+				 .nr_workloads = 1, .delta = { delta } };
+	struct seqrule_plan base = canary_plan();
 	char path[PATH_MAX];
 	struct hl_estimate hl;
 	int err;
@@ -69,16 +71,17 @@ static int measure_one(const struct canary_args *a, const struct scenario *s,
 	if (err)
 		return err;
 	o.path[0] = path;
-	o.plan = (struct seqrule_plan){ .pairs_min = a->pairs_max, .pairs_step = 2,
-					.pairs_max = a->pairs_max, .metrics = 1,
-					.alpha = 0.01 };
-	seqrule_plan(&o.plan, NULL);	/* the verdicts are not used */
-	err = canary_run(&o, &r);
+	/* one look, at the end: every pair is run, the verdicts are not used */
+	o.plan = (struct seqrule_plan){ .pairs_min = a->pairs_max, .pairs_step = 1,
+					.pairs_max = a->pairs_max, .metrics = 1, .alpha = 0.2 };
+	err = seqrule_plan(&o.plan, NULL);
+	if (!err)
+		err = canary_run(&o, &r);
 	if (err) {
-		fprintf(stderr, "rafleet calibrate: %s\n", r.error);
+		fprintf(stderr, "rafleet calibrate: %s\n", r.error[0] ? r.error : strerror(-err));
 		return err;
 	}
-	err = hodges_lehmann(r.s[0][CM_WALL].d, r.pairs, level, &hl);
+	err = hodges_lehmann(r.s[0][CM_WALL].d, r.pairs, 0.01, &hl);
 	if (err)
 		return err;
 	memset(e, 0, sizeof(*e));
@@ -87,21 +90,23 @@ static int measure_one(const struct canary_args *a, const struct scenario *s,
 	e->estimate = expm1(hl.estimate);
 	e->lo = hl.ci_valid ? expm1(hl.lo) : NAN;
 	e->hi = hl.ci_valid ? expm1(hl.hi) : NAN;
-	e->delta = calibration_delta(&hl, a->floor);
-	return hl.ci_valid ? 0 : -EDOM;
+	e->sigma = calibration_noise(r.s[0][CM_WALL].d, r.pairs);
+	return calibration_choose_cap(&base, e->sigma, delta, &e->cap, &e->power);
 }
 
 static void print(const struct canary_args *a, const struct calibration *c)
 {
 	if (!a->json) {
 		printf("calibration of machine %s, kernel %s, %s\n", c->machine_id, c->kernel, c->time);
-		printf("A/A intervals at %.2f %%, floor %.1f %%\n\n", (1 - c->alpha_look) * 100,
-		       c->floor * 100);
-		printf("%-20s %5s %9s %9s %9s %8s\n", "workload", "pairs", "A/A", "lo", "hi", "delta");
+		printf("delta %.1f %% (policy); each cap catches +%.1f %% %.0f times in 100 (simulated)\n\n",
+		       c->delta * 100, (c->delta + CALIBRATION_DETECT) * 100, CALIBRATION_POWER * 100);
+		printf("%-20s %5s %7s %9s %9s %9s %4s %6s\n", "workload", "pairs", "noise", "A/A",
+		       "lo", "hi", "cap", "power");
 		for (int i = 0; i < c->n; i++)
-			printf("%-20s %5u %+8.1f%% %+8.1f%% %+8.1f%% %7.1f%%\n", c->e[i].scenario,
-			       c->e[i].pairs, c->e[i].estimate * 100, c->e[i].lo * 100,
-			       c->e[i].hi * 100, c->e[i].delta * 100);
+			printf("%-20s %5u %6.2f%% %+8.1f%% %+8.1f%% %+8.1f%% %4u %5.1f%%\n",
+			       c->e[i].scenario, c->e[i].pairs, c->e[i].sigma * 100,
+			       c->e[i].estimate * 100, c->e[i].lo * 100, c->e[i].hi * 100,
+			       c->e[i].cap, c->e[i].power * 100);
 		return;
 	}
 	calibration_write_json(stdout, c);
@@ -126,11 +131,6 @@ int cmd_calibrate(int argc, char **argv)
 		canary_usage(stdout, true);
 		return EXIT_OK;
 	}
-	if (signrank_critical(a.pairs_max, canary_level()) < 0) {
-		fprintf(stderr, "rafleet calibrate: --pairs %u is too few for an interval at %.2f %%; take at least 10\n",
-			a.pairs_max, (1 - canary_level()) * 100);
-		return EXIT_USAGE;
-	}
 	if (a.nr_workloads) {
 		n = a.nr_workloads;
 		memcpy(wl, a.workload, sizeof(a.workload[0]) * (size_t)n);
@@ -142,7 +142,7 @@ int cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "rafleet: %s\n", why);
 		return EXIT_FAILED;
 	}
-	if (err)	/* none, or another machine's: start afresh */
+	if (err)	/* none, another machine's, an older rafleet's: afresh */
 		memset(&c, 0, sizeof(c));
 	err = machine_id_get(c.machine_id, sizeof(c.machine_id));
 	if (err) {
@@ -152,21 +152,23 @@ int cmd_calibrate(int argc, char **argv)
 	uname(&u);
 	snprintf(c.kernel, sizeof(c.kernel), "%s", u.release);
 	rfc3339_format(now, c.time, sizeof(c.time));
-	c.alpha_look = canary_level();
-	c.floor = a.floor;
+	c.delta = a.delta ? a.delta : a.floor;
+	c.alpha = canary_plan().alpha;
+	c.metrics = canary_plan().metrics;
 	if (rollout_open(&ro, "calibrate"))
 		return EXIT_FAILED;
 	for (int i = 0; i < n; i++) {
 		struct calibration_entry e;
 
-		err = measure_one(&a, wl[i], c.alpha_look, &e);
+		err = measure_one(&a, wl[i], c.delta, &e);
 		if (err) {
-			if (err == -EDOM)
-				fprintf(stderr, "rafleet calibrate: %s: too few pairs for an interval\n",
-					wl[i]->name);
 			rollout_close(ro);
-			return err == -EEXIST || err == -EDOM ? EXIT_USAGE : EXIT_FAILED;
+			return err == -EEXIST ? EXIT_USAGE : EXIT_FAILED;
 		}
+		if (e.power < CALIBRATION_POWER)
+			fprintf(stderr, "rafleet calibrate: %s: noise %.1f %%: even %u pairs catch +%.1f %% only %.0f times in 100\n",
+				e.scenario, e.sigma * 100, e.cap, (c.delta + CALIBRATION_DETECT) * 100,
+				e.power * 100);
 		calibration_put(&c, &e);
 	}
 	err = calibration_save(&c);

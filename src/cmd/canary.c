@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include "lib/atomicfile.h"
@@ -14,6 +15,7 @@
 #include "bench/benchfile.h"
 #include "canary/calibration.h"
 #include "canary/args.h"
+#include "canary/ledger.h"
 #include "canary/report.h"
 #include "cmd/canary.h"
 #include "commands.h"
@@ -30,31 +32,51 @@ static void utc_stamp(char *out, size_t len)
 	strftime(out, len, "%Y%m%dT%H%M%SZ", &tm);
 }
 
-/* δ of each workload: --delta, the calibration, or the floor. */
-static int pick_deltas(const struct canary_args *a, struct canary_opts *o,
-		       struct canary_decision *d)
+/*
+ * The cap: --pairs-max, else the largest the calibration chose for these
+ * workloads, else the default.  δ is the policy: --delta or the floor.
+ */
+static int pick_cap(const struct canary_args *a, struct canary_opts *o,
+		    struct canary_decision *d)
 {
 	struct calibration cal;
 	char why[PATH_MAX + 128];
-	int err = a->delta || a->no_calibration ? -ENOENT :
-		  calibration_load(&cal, why, sizeof(why));
+	unsigned int cap = 0;
+	int found = 0, err;
 
+	for (int w = 0; w < o->nr_workloads; w++) {
+		o->delta[w] = a->delta ? a->delta : a->floor;
+		d->delta_source[w] = a->delta ? "option" : "policy";
+	}
+	o->plan.pairs_max = a->pairs_max ? a->pairs_max : SEQRULE_DEFAULT_CAP;
+	d->cap_source = a->pairs_max ? "option" : "default";
+	if (a->pairs_max || a->no_calibration)
+		return 0;
+	err = calibration_load(&cal, why, sizeof(why));
 	if (err == -EBADMSG) {
 		fprintf(stderr, "rafleet: %s\n", why);
 		return err;
 	}
+	if (err == -ESTALE)
+		fprintf(stderr, "rafleet canary: %s; using the default cap\n", why);
 	if (err == -EXDEV)
-		fprintf(stderr, "rafleet canary: the calibration was made on another machine; using the floor\n");
+		fprintf(stderr, "rafleet canary: the calibration was made on another machine; using the default cap\n");
+	if (err)
+		return 0;
 	for (int w = 0; w < o->nr_workloads; w++) {
-		const struct calibration_entry *e =
-			err ? NULL : calibration_find(&cal, o->workload[w]->name);
+		const struct calibration_entry *e = calibration_find(&cal, o->workload[w]->name);
 
-		o->delta[w] = a->delta ? a->delta : a->floor;
-		d->delta_source[w] = a->delta ? "option" : "floor";
-		if (e) {	/* never below the floor this run asks for */
-			o->delta[w] = e->delta > a->floor ? e->delta : a->floor;
-			d->delta_source[w] = "calibration";
-		}
+		if (!e)
+			continue;
+		found++;
+		if (e->cap > cap)
+			cap = e->cap;
+	}
+	if (found) {	/* a workload not calibrated keeps the default's say */
+		if (found < o->nr_workloads && cap < SEQRULE_DEFAULT_CAP)
+			cap = SEQRULE_DEFAULT_CAP;
+		o->plan.pairs_max = cap;
+		d->cap_source = "calibration";
 	}
 	return 0;
 }
@@ -62,7 +84,6 @@ static int pick_deltas(const struct canary_args *a, struct canary_opts *o,
 static int setup(const struct canary_args *a, struct canary_opts *o,
 		 struct canary_decision *d, char paths[][PATH_MAX])
 {
-	const char *why;
 	int err;
 
 	memset(o, 0, sizeof(*o));
@@ -89,16 +110,39 @@ static int setup(const struct canary_args *a, struct canary_opts *o,
 		}
 		o->path[w] = paths[w];
 	}
-	o->plan = (struct seqrule_plan){ .pairs_min = a->pairs_min, .pairs_step = 2,
-					 .pairs_max = a->pairs_max,
-					 .metrics = (unsigned int)o->nr_workloads,
-					 .alpha = a->alpha };
+	if (pick_cap(a, o, d))
+		return EXIT_FAILED;
+	return EXIT_OK;
+}
+
+/*
+ * Under the host's lock: this run's alpha from the ledger (an A/A trial
+ * has the first run's and is not counted), and the plan.
+ */
+static int plan_run(const struct canary_args *a, struct canary_opts *o,
+		    struct canary_decision *d, struct ledger *l, const char *kernel)
+{
+	const char *why;
+	char lwhy[PATH_MAX + 128];
+	int err = ledger_load(l, lwhy, sizeof(lwhy));
+
+	if (err) {
+		fprintf(stderr, "rafleet canary: %s\n", lwhy);
+		return EXIT_FAILED;
+	}
+	d->alpha_total = a->alpha;
+	d->run = a->aa ? 0 : ledger_runs(l, o->feature->name, kernel);
+	o->plan.pairs_min = a->pairs_min;
+	o->plan.pairs_step = SEQRULE_DEFAULT_STEP;
+	o->plan.metrics = (unsigned int)o->nr_workloads;
+	o->plan.alpha = ledger_alpha(a->alpha, d->run);
+	if (o->plan.pairs_min > o->plan.pairs_max)
+		o->plan.pairs_min = o->plan.pairs_max;
 	if (seqrule_plan(&o->plan, &why)) {
-		fprintf(stderr, "rafleet canary: %s\n", why);
+		fprintf(stderr, "rafleet canary: %s (run %u of vm.%s on this kernel, alpha %.3g %%, cap %u)\n",
+			why, d->run + 1, o->feature->name, o->plan.alpha * 100, o->plan.pairs_max);
 		return EXIT_USAGE;
 	}
-	if (pick_deltas(a, o, d))
-		return EXIT_FAILED;
 	return EXIT_OK;
 }
 
@@ -134,7 +178,7 @@ void canary_decide(const struct canary_opts *o, const struct canary_result *r,
 		break;
 	default:
 		snprintf(d->why, sizeof(d->why),
-			 "after %u pairs the interval still reaches both sides of delta: nothing changes",
+			 "after %u pairs the bounds still reach both sides of delta: nothing changes; a rerun has half the alpha left",
 			 r->pairs);
 		break;
 	}
@@ -230,8 +274,10 @@ int cmd_canary(int argc, char **argv)
 	struct canary_decision d = { 0 };
 	struct canary_result *r;
 	struct rollout *ro = NULL;
+	static struct ledger ledger;
 	struct canary_args a;
 	struct canary_opts o;
+	struct utsname u;
 	int ret, err;
 
 	if (canary_parse_args(argc, argv, &a)) {
@@ -257,7 +303,20 @@ int cmd_canary(int argc, char **argv)
 		free(r);
 		return EXIT_FAILED;
 	}
+	uname(&u);
+	ret = plan_run(&a, &o, &d, &ledger, u.release);
+	if (ret) {
+		rollout_close(ro);
+		free(r);
+		return ret;
+	}
 	err = canary_run(&o, r);
+	if (!err && !o.aa) {	/* this run's alpha is spent, whatever it found */
+		err = ledger_charge(&ledger, o.feature->name, u.release);
+		if (err)
+			snprintf(r->error, sizeof(r->error), "cannot count the run in %s: %s",
+				 LEDGER_FILE, strerror(-err));
+	}
 	if (err) {
 		fprintf(stderr, "rafleet canary: %s\n", r->error);
 		rollout_record(ro, "canary", r->error);

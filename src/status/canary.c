@@ -145,7 +145,8 @@ static int read_doc(struct json_read *rd, struct json_object *doc, const struct 
 	if (err)
 		return err;
 	s = h.schema;
-	if (!s || strcmp(s, CANARY_SCHEMA))
+	/* /1 (before issue 17) has every field read here: still read */
+	if (!s || (strcmp(s, CANARY_SCHEMA) && strcmp(s, "rafleet-canary/1")))
 		return json_read_fail(rd, "schema is %s%s%s, not '%s'", s ? "'" : "",
 				      s ? s : "missing", s ? "'" : "", CANARY_SCHEMA);
 	s = h.feature;

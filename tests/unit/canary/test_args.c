@@ -25,8 +25,9 @@ int main(void)
 
 	is_i64(parse(&a, 2, "canary", "readahead_async_keep_half"), 0, "a feature");
 	ok(a.feature && !strcmp(a.feature->name, "readahead_async_keep_half"), "is found");
-	ok(a.pairs_min == 4 && a.pairs_max == 12 && fabs(a.alpha - 0.01) < 1e-12 &&
-	   fabs(a.floor - 0.03) < 1e-12 && !a.act && !a.aa, "defaults: 4..12 pairs, 1 %%, floor 3 %%");
+	ok(a.pairs_min == 8 && a.pairs_max == 0 && fabs(a.alpha - 0.01) < 1e-12 &&
+	   fabs(a.floor - 0.03) < 1e-12 && !a.act && !a.aa,
+	   "defaults: looks from 8 pairs, the cap not given (calibrated or 32), 1 %%, floor 3 %%");
 	is_i64(parse(&a, 2, "canary", "vm.readahead_exec_large_folio"), 0, "vm. prefix");
 	is_i64(parse(&a, 9, "canary", "readahead_exec_large_folio", "-w", "exec-cold",
 		     "--workload", "seq-read", "--pairs-max", "20", "--act"), 0, "workloads, cap, act");
@@ -57,7 +58,7 @@ int main(void)
 	is_i64(parse(&a, 2, "canary", "--help"), 0, "--help");
 	ok(a.help, "is help");
 	is_i64(parse(&a, 1, "calibrate"), 0, "calibrate alone");
-	ok(a.calibrate && !a.feature && a.pairs_max == 12, "is calibrate, 12 pairs");
+	ok(a.calibrate && !a.feature && a.pairs_max == 20, "is calibrate, 20 pairs");
 	is_i64(parse(&a, 3, "calibrate", "--pairs", "16"), 0, "calibrate --pairs 16");
 	is_u64(a.pairs_max, 16, "16 pairs");
 	is_i64(parse(&a, 2, "calibrate", "readahead_exec_large_folio"), -EINVAL,

@@ -187,8 +187,8 @@ static void test_bad_reports(void)
 
 	bad("", "empty", "an empty file");
 	bad("[1, 2]", "not a JSON object", "an array");
-	bad("{\"schema\": \"rafleet-canary/2\"}", "schema is 'rafleet-canary/2', not 'rafleet-canary/1'",
-	    "another schema");
+	bad("{\"schema\": \"rafleet-canary/3\"}", "schema is 'rafleet-canary/3', not 'rafleet-canary/2'",
+	    "another schema (a report of /1, before the sequential plan, is still read)");
 	bad("{\"feature\": \"x\"}", "schema is missing", "no schema");
 	bad("{\"schema\": \"rafleet-canary/1\", \"feature\": \"readahead_exec_large_folio\"}",
 	    "its feature is 'readahead_exec_large_folio', not 'readahead_async_keep_half'",
