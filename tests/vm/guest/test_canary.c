@@ -270,18 +270,22 @@ int main(int argc, char **argv)
 	if (o) {
 		struct json_object *d;
 
-		json_object_object_get_ex(o, "deltas", &d);
+		json_object_object_get_ex(o, "workloads", &d);
 		for (size_t i = 0; d && i < json_object_array_length(d); i++) {
 			struct json_object *e = json_object_array_get_idx(d, i);
 
-			diag("calibrated %s: A/A %+.1f %% [%+.1f, %+.1f], delta %.1f %%",
-			     str_at(e, "scenario", NULL),
+			diag("calibrated %s: %d A/A pairs, noise %.2f %%, A/A %+.1f %% [%+.1f, %+.1f]; cap %d pairs (power %.0f %% to catch +5 %%)",
+			     str_at(e, "scenario", NULL), int_at(e, "pairs", NULL),
+			     json_object_get_double(json_object_object_get(e, "sigma")) * 100,
 			     json_object_get_double(json_object_object_get(e, "estimate")) * 100,
 			     json_object_get_double(json_object_object_get(e, "lo")) * 100,
 			     json_object_get_double(json_object_object_get(e, "hi")) * 100,
-			     json_object_get_double(json_object_object_get(e, "delta")) * 100);
+			     int_at(e, "cap", NULL),
+			     json_object_get_double(json_object_object_get(e, "power")) * 100);
 		}
 		ok(d && json_object_array_length(d) == 2, "two workloads calibrated");
+		ok(json_object_get_double(json_object_object_get(o, "delta")) == 0.03,
+		   "delta stays the policy, 3 %%");
 		json_object_put(o);
 	}
 
