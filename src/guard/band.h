@@ -77,6 +77,7 @@
 #define GUARD_MIN_SAMPLES 30
 #define GUARD_MAD_EFFICIENCY 0.3675	/* of the MAD at the normal */
 #define GUARD_CONFIRM 2			/* windows in a row to act on */
+#define GUARD_CONFIRM_STR "2"
 #define GUARD_RELEASE_LEN 65
 #define GUARD_DEVICES_LEN 256
 
