@@ -19,7 +19,7 @@
 #include "lib/json.h"
 #include "host/syscount.h"
 
-#define GUARD_SCHEMA "rafleet-guard/1"
+#define GUARD_SCHEMA "rafleet-guard/2"
 
 struct guard_header {
 	const char *release;
