@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rafleet guard: count what the host does, window by window, learn a
- * baseline for this kernel and feature set, and when a window leaves its
- * band, ask the canary of each feature that could explain it.
+ * baseline for this kernel and feature set, and when a metric leaves its
+ * band the same way in two windows in a row (an alarm), ask the canary of
+ * each feature that could explain it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -79,6 +80,7 @@ struct guard {
 	char path[PATH_MAX];
 	const char *state;		/* of the baseline, for the header */
 	unsigned int mask;		/* the baseline's */
+	struct guard_streak streak;	/* out-of-band runs, this run */
 	struct guard_summary sum;
 	int errors;
 };
@@ -93,6 +95,7 @@ static int baseline_open(struct guard *g, unsigned int mask, bool fresh)
 	int err;
 
 	g->mask = mask;
+	guard_streak_reset(&g->streak);	/* another baseline: start again */
 	err = guard_baseline_name(g->u.release, mask, name, sizeof(name));
 	if (!err)
 		err = statedir_path(name, g->path, sizeof(g->path));
@@ -141,8 +144,8 @@ static int baseline_store(struct guard *g)
 }
 
 /*
- * An out-of-band window goes into the rollout history and the journal,
- * with what left its band and what will be asked, before any canary runs
+ * An alarm goes into the rollout history and the journal, with what left
+ * its band and what will be asked, before any canary runs
  * (each canary then records its own verdict and decision).  The guard
  * holds the lock only for that: the canaries take it themselves.
  */
@@ -153,43 +156,56 @@ static void record_out_of_band(const struct guard *g, const struct guard_result 
 	struct rollout *ro;
 
 	sb_init(&o, detail, sizeof(detail));
-	sb_addf(&o, "window %u out of band:", r->index);
+	sb_addf(&o, "window %u alarm, out of band:", r->index);
 	for (int m = 0; m < GM_NR; m++) {
 		if (r->j.pos[m] != POS_LOW && r->j.pos[m] != POS_HIGH)
 			continue;
-		sb_addf(&o, " %s %s (%.3g, band %.3g..%.3g);", guard_metric_names[m],
-			band_pos_names[r->j.pos[m]], r->w.m[m].v, r->j.band[m].low,
-			r->j.band[m].high);
+		sb_addf(&o, " %s %s (%.3g, band %.3g..%.3g, %u windows in a row);",
+			guard_metric_names[m], band_pos_names[r->j.pos[m]],
+			r->w.m[m].v, r->j.band[m].low, r->j.band[m].high,
+			r->j.run[m]);
 	}
 	for (int i = 0; i < nr_features; i++)
-		if (r->j.candidates & (1u << i))
+		if (r->j.alarm_candidates & (1u << i))
 			sb_addf(&o, " candidate %s;", features[i].name);
 	sb_addf(&o, " %s", !g->a.act ? "reported only (no --act)" :
-		r->j.candidates ? "running their canaries" : "no feature that is on explains it");
+		r->j.alarm_candidates ? "running their canaries" : "no feature that is on explains it");
 	if (rollout_open(&ro, "guard"))
 		return;		/* said why; the report still has it all */
 	rollout_record(ro, "guard", detail);
 	rollout_close(ro);
 }
 
-/* Ask the canary of every candidate; count what failed. */
+/*
+ * On an alarm, ask the canary of every candidate of the metrics that
+ * alarmed; count what failed.  A window out of band without an alarm is
+ * reported only.
+ */
 static void act(struct guard *g, struct guard_result *r)
 {
-	if (r->j.verdict != BV_OUT_OF_BAND)
+	if (r->j.verdict == BV_OUT_OF_BAND && !r->j.alarm) {
+		r->not_acted = "out of band in this window only: the guard acts when a metric is out the same way "
+			       GUARD_CONFIRM_STR " windows in a row";
 		return;
+	}
+	if (!r->j.alarm)
+		return;
+	g->sum.alarms++;
 	record_out_of_band(g, r);
 	if (!g->a.act) {
 		r->not_acted = "--act not given: reported only";
 		return;
 	}
-	if (!r->j.candidates) {
+	if (!r->j.alarm_candidates) {
 		r->not_acted = "no feature that is on can explain it: a kernel-wide change, for rafleet rollback to weigh";
 		return;
 	}
+	/* what is asked now needs GUARD_CONFIRM fresh windows to be asked again */
+	guard_streak_reset(&g->streak);
 	for (int i = 0; i < nr_features; i++) {
 		struct guard_action *ga;
 
-		if (!(r->j.candidates & (1u << i)))
+		if (!(r->j.alarm_candidates & (1u << i)))
 			continue;
 		ga = &r->act[r->nr_actions++];
 		ga->f = &features[i];
@@ -235,6 +251,14 @@ static void assess(struct guard *g, struct guard_result *r, unsigned int end_mas
 		return;
 	}
 	guard_judge(g->b, &g->a.band, &r->w, r->mask, &r->j);
+}
+
+/* Learn from or judge the window, then count it into the metrics' runs. */
+static void assess_and_count(struct guard *g, struct guard_result *r,
+			     unsigned int end_mask)
+{
+	assess(g, r, end_mask);
+	guard_streak_update(&g->streak, &r->j, r->mask);
 }
 
 static bool sleep_until(uint64_t t_ns)
@@ -285,7 +309,7 @@ static int watch(struct guard *g, struct guard_report *rep)
 		sc_read(g->sc, &t1);
 		sc_delta(&t0, &t1, &r->d);
 		guard_window_compute(&r->d, &g->a.min, &r->w);
-		assess(g, r, features_on(NULL));
+		assess_and_count(g, r, features_on(NULL));
 		/* printing and asking the canary count in the next window */
 		r->cpu_ms = cpu_ms() - mark;
 		mark += r->cpu_ms;
@@ -329,7 +353,7 @@ static int guard_exit(const struct guard *g)
 {
 	if (g->errors)
 		return EXIT_FAILED;
-	return g->sum.verdicts[BV_OUT_OF_BAND] ? EXIT_OUT_OF_BAND : EXIT_OK;
+	return g->sum.alarms ? EXIT_OUT_OF_BAND : EXIT_OK;
 }
 
 /* Counters open, baseline loaded: measure, report, say how it went. */
@@ -367,6 +391,7 @@ static int run(struct guard *g)
 	h.baseline_windows = g->b->windows;
 	h.baseline_learn = g->b->learn_windows;
 	h.setup_cpu_ms = cpu_ms() - t0;
+	guard_streak_reset(&g->streak);
 	catch_signals();
 	guard_report_begin(&rep, stdout, g->a.json, &h);
 	if (watch(g, &rep))

@@ -73,7 +73,9 @@ static void guard_options(struct guard_args *a, bool *once, struct option_spec s
 		OPT_PERCENT(0, "floor", &a->band.floor, "PCT",
 			    "least half-width of a band, % of its median (default 3)",
 			    .fmin = 0, .fmax = 100, .what = "a percentage 0 to 100"),
-		OPT_DOUBLE(0, "mads", &a->band.mads, "K", "half-width in scaled MADs (default 4)",
+		OPT_DOUBLE(0, "mads", &a->band.mads, "K",
+			   "nominal half-width in standard deviations,\n"
+			   "widened for the error of n learned values (default 4)",
 			   .fmax = 1000, .what = "a number above 0"),
 		OPT_DOUBLE(0, "min-read", &a->min.min_read_mib, "MIB",
 			   "less read in a window: its I/O metrics are quiet\n"
@@ -99,9 +101,10 @@ static const struct options_help guard_help = {
 	"page cache by order, readahead tracepoint hits and block device reads;\n"
 	"judge each window's read request size, folio size, readahead hits and\n"
 	"major faults per MiB against the baseline learned for this kernel and\n"
-	"feature set.  When a window leaves its band, name the features that are\n"
-	"on and could explain it, and with --act run 'rafleet canary FEATURE --act\n"
-	"--json' for each, keeping its report.\n"
+	"feature set.  When a metric leaves its band the same way in " GUARD_CONFIRM_STR " windows\n"
+	"in a row (an alarm), name the features that are on and could explain it,\n"
+	"and with --act run 'rafleet canary FEATURE --act --json' for each, keeping\n"
+	"its report.\n"
 	"\n"
 	"options:\n",
 	25,
@@ -110,9 +113,10 @@ static const struct options_help guard_help = {
 	"default " STATEDIR_DEFAULT "); $RAFLEET_CANARY runs in place of rafleet for\n"
 	"the canary.\n"
 	"\n"
-	"exit status: 0 every window learned, in band or idle, 1 an error (a counter\n"
-	"set that cannot be opened, a damaged baseline, a canary that failed),\n"
-	"2 bad arguments, 3 a window was out of band.  'man rafleet-guard'.\n"
+	"exit status: 0 no alarm (each window learned, idle, in band, or out of\n"
+	"band without an alarm), 1 an error (a counter set that cannot be opened,\n"
+	"a damaged baseline, a canary that failed), 2 bad arguments, 3 an alarm.\n"
+	"'man rafleet-guard'.\n"
 };
 
 void guard_usage(FILE *f)

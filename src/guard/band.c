@@ -88,6 +88,97 @@ bool guard_baseline_add(struct baseline *b, const struct guard_window *w)
 	return true;
 }
 
+/*
+ * The regularized incomplete beta function I_x(a, b) by its continued
+ * fraction (modified Lentz), for x below (a + 1) / (a + b + 2).
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)), del;
+
+		d = 1 + aa * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + aa * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+static double incbeta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double band_t_tail(double t, double nu)
+{
+	double p = 0.5 * incbeta(nu / 2, 0.5, nu / (nu + t * t));
+
+	return t >= 0 ? p : 1 - p;
+}
+
+/* The t with P(T > t) = @p (0 < p < 1/2), by bisection. */
+static double t_upper(double p, double nu)
+{
+	double lo = 0, hi = 1;
+
+	while (band_t_tail(hi, nu) > p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (band_t_tail(mid, nu) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double band_multiplier(size_t n, double mads)
+{
+	/* the last one asked: every window asks the same four times */
+	static size_t last_n;
+	static double last_mads, last_k;
+	double alpha, nu;
+
+	if (n < 2 || !(mads > 0))
+		return NAN;
+	if (n == last_n && mads == last_mads)
+		return last_k;
+	alpha = erfc(mads / sqrt(2));
+	nu = GUARD_MAD_EFFICIENCY * (double)(n - 1);
+	last_k = t_upper(alpha / 2, nu) * sqrt(1 + M_PI / (2.0 * (double)n));
+	last_n = n;
+	last_mads = mads;
+	return last_k;
+}
+
 void band_compute(const double *v, size_t n, const struct band_opts *o,
 		  struct band *out)
 {
@@ -110,7 +201,8 @@ void band_compute(const double *v, size_t n, const struct band_opts *o,
 		dev[i] = fabs(v[i] - s.median);
 	out->median = s.median;
 	out->mad = summarize(dev, n).median;
-	half = fmax(o->floor * fabs(s.median), o->mads * 1.4826 * out->mad);
+	out->k = band_multiplier(n, o->mads);
+	half = fmax(o->floor * fabs(s.median), out->k * 1.4826 * out->mad);
 	out->low = s.median - half;
 	out->high = s.median + half;
 	out->ok = true;
@@ -175,4 +267,35 @@ void guard_judge(const struct baseline *b, const struct band_opts *o,
 	for (int m = 0; m < GM_NR; m++)
 		if (j->pos[m] == POS_LOW || j->pos[m] == POS_HIGH)
 			j->verdict = BV_OUT_OF_BAND;
+}
+
+void guard_streak_reset(struct guard_streak *s)
+{
+	for (int m = 0; m < GM_NR; m++) {
+		s->pos[m] = POS_NOT_JUDGED;
+		s->run[m] = 0;
+	}
+}
+
+void guard_streak_update(struct guard_streak *s, struct judgement *j,
+			 unsigned int on)
+{
+	j->alarm = false;
+	j->alarm_candidates = 0;
+	for (int m = 0; m < GM_NR; m++) {
+		enum band_pos p = j->pos[m];
+
+		if (p != POS_LOW && p != POS_HIGH)
+			s->run[m] = 0;
+		else if (p == s->pos[m])
+			s->run[m]++;
+		else
+			s->run[m] = 1;
+		s->pos[m] = p;
+		j->run[m] = s->run[m];
+		if (s->run[m] >= GUARD_CONFIRM) {
+			j->alarm = true;
+			j->alarm_candidates |= guard_metric_features(m) & on;
+		}
+	}
 }

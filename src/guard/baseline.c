@@ -161,13 +161,19 @@ static int load_root(struct json_object *root, struct baseline *b, char *err,
 		return -EBADMSG;
 	}
 	if (d.windows < 0 || d.windows > GUARD_MAX_LEARN ||
-	    d.learn < GUARD_MIN_SAMPLES || d.learn > GUARD_MAX_LEARN ||
+	    d.learn < 1 || d.learn > GUARD_MAX_LEARN ||
 	    strlen(d.devices) >= GUARD_DEVICES_LEN) {
 		snprintf(err, errlen, "learn_windows, windows or devices out of range");
 		return -EBADMSG;
 	}
 	b->windows = (unsigned int)d.windows;
-	b->learn_windows = (unsigned int)d.learn;
+	/*
+	 * A baseline begun for fewer windows than a band needs (before
+	 * issue 17 K was 10 and a band needed 3) keeps its values and
+	 * learns on up to the minimum.
+	 */
+	b->learn_windows = d.learn < GUARD_MIN_SAMPLES ? GUARD_MIN_SAMPLES :
+			   (unsigned int)d.learn;
 	snprintf(b->devices, sizeof(b->devices), "%s", d.devices);
 	return load_metrics(d.metrics, b, err, errlen);
 }

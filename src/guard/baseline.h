@@ -5,6 +5,8 @@
  * features on (bit i: features[i]).  JSON, schema GUARD_BASELINE_SCHEMA:
  * the learned values of each metric, not the bands, so that the band
  * options apply to a baseline already learned.  Written atomically.
+ * A file whose learn_windows is below GUARD_MIN_SAMPLES (one of an older
+ * rafleet) is loaded with learn_windows raised to it: it learns on.
  */
 #ifndef RAFLEET_GUARD_BASELINE_H
 #define RAFLEET_GUARD_BASELINE_H

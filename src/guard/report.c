@@ -94,6 +94,7 @@ static void json_header(struct json_writer *w, const struct guard_header *h)
 	json_boolean(w, "act", a->act);
 	json_double(w, "floor", a->band.floor);
 	json_double(w, "mads", a->band.mads);
+	json_u64(w, "alarm_windows", GUARD_CONFIRM);
 	json_double(w, "min_read_mib", a->min.min_read_mib);
 	json_u64(w, "min_folios", a->min.min_folios);
 	json_obj_end(w);
@@ -184,6 +185,7 @@ static void json_metric(struct json_writer *w, const struct guard_result *g,
 		json_double(w, "low", b->low);
 		json_double(w, "high", b->high);
 		json_u64(w, "n", b->n);
+		json_double(w, "k", b->k);
 		json_obj_end(w);
 	} else {
 		json_null_reason(w, "band", b->why);
@@ -263,11 +265,14 @@ static void json_window(struct json_writer *w, const struct guard_result *g)
 		json_double(w, "value", g->w.m[m].v);
 		json_double(w, "low", g->j.band[m].low);
 		json_double(w, "high", g->j.band[m].high);
+		json_u64(w, "windows_in_a_row", g->j.run[m]);
 		json_features(w, "explained_by", guard_metric_features(m));
 		json_obj_end(w);
 	}
 	json_arr_end(w);
 	json_features(w, "candidates", g->j.candidates);
+	json_boolean(w, "alarm", g->j.alarm);
+	json_features(w, "alarm_candidates", g->j.alarm_candidates);
 	if (g->not_acted)
 		json_str(w, "not_acted_reason", g->not_acted);
 	json_arr_begin(w, "actions");
@@ -286,6 +291,7 @@ static void json_summary(struct json_writer *w, const struct guard_summary *s)
 	json_u64(w, "windows", s->windows);
 	for (int v = 0; v <= BV_OUT_OF_BAND; v++)
 		json_u64(w, band_verdict_names[v], s->verdicts[v]);
+	json_u64(w, "alarms", s->alarms);
 	json_u64(w, "canary_runs", s->actions);
 	json_u64(w, "canary_failures", s->action_errors);
 	json_double(w, "guard_cpu_ms", s->cpu_ms);
@@ -378,14 +384,18 @@ static void table_window(FILE *f, const struct guard_result *g)
 
 		if (g->j.pos[m] != POS_LOW && g->j.pos[m] != POS_HIGH)
 			continue;
-		fprintf(f, "       %s %.2f %s: band %.2f..%.2f (median %.2f of %zu)\n",
+		fprintf(f, "       %s %.2f %s: band %.2f..%.2f (median %.2f of %zu), %u in a row\n",
 			guard_metric_names[m], g->w.m[m].v,
 			g->j.pos[m] == POS_LOW ? "below" : "above",
-			b->low, b->high, b->median, b->n);
+			b->low, b->high, b->median, b->n, g->j.run[m]);
 	}
 	if (g->j.verdict == BV_OUT_OF_BAND) {
 		fprintf(f, "       candidates: ");
 		table_features(f, g->j.candidates);
+	}
+	if (g->j.alarm) {
+		fprintf(f, "       alarm (%d windows in a row): ", GUARD_CONFIRM);
+		table_features(f, g->j.alarm_candidates);
 	}
 	if (g->not_acted)
 		fprintf(f, "       not acted: %s\n", g->not_acted);
@@ -405,10 +415,10 @@ static void table_window(FILE *f, const struct guard_result *g)
 
 static void table_summary(FILE *f, const struct guard_summary *s)
 {
-	fprintf(f, "%u windows: %u learning, %u in band, %u out of band, %u idle, %u unavailable; %u canary runs (%u failed)%s\n",
+	fprintf(f, "%u windows: %u learning, %u in band, %u out of band, %u idle, %u unavailable; %u alarms, %u canary runs (%u failed)%s\n",
 		s->windows, s->verdicts[BV_LEARNING], s->verdicts[BV_IN_BAND],
 		s->verdicts[BV_OUT_OF_BAND], s->verdicts[BV_IDLE],
-		s->verdicts[BV_UNAVAILABLE], s->actions, s->action_errors,
+		s->verdicts[BV_UNAVAILABLE], s->alarms, s->actions, s->action_errors,
 		s->interrupted ? "; interrupted" : "");
 	fprintf(f, "guard CPU: %.3f ms in %.1f s, %.4f %% of one CPU (at most %.4f %% in a window)\n",
 		s->cpu_ms, s->seconds,

@@ -19,7 +19,7 @@
 #include "lib/json.h"
 #include "host/syscount.h"
 
-#define GUARD_SCHEMA "rafleet-guard/1"
+#define GUARD_SCHEMA "rafleet-guard/2"
 
 struct guard_header {
 	const char *release;
@@ -49,7 +49,7 @@ struct guard_result {
 	unsigned int learned;		/* baseline windows after this one */
 	unsigned int learn_of;		/* K */
 	double cpu_ms, cpu_pct;		/* the guard's own, this window */
-	const char *not_acted;		/* out of band, why nothing was run */
+	const char *not_acted;		/* out of band or alarm, why nothing was run */
 	int nr_actions;
 	struct guard_action act[8];
 };
@@ -57,6 +57,7 @@ struct guard_result {
 struct guard_summary {
 	unsigned int windows;
 	unsigned int verdicts[BV_OUT_OF_BAND + 1];
+	unsigned int alarms;		/* windows with an alarm */
 	unsigned int actions, action_errors;
 	double cpu_ms, seconds;		/* sums over the windows */
 	double max_cpu_pct;

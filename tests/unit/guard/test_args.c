@@ -35,10 +35,10 @@ int main(void)
 	is_i64(parse(1, none, &a), 0, "no options");
 	ok(a.window_s == 60 && a.windows == 0 && !a.learn && !a.act && !a.json,
 	   "defaults: 60 s windows, until stopped, no learn, no act, a table");
-	ok(a.band.learn_windows == 10 && a.band.floor == 0.03 &&
+	ok(a.band.learn_windows == 30 && a.band.floor == 0.03 &&
 	   a.band.mads == 4.0 && a.min.min_read_mib == 1.0 &&
 	   a.min.min_folios == 256 && a.nr_dev == 0,
-	   "defaults: K 10, floor 3 %%, 4 MADs, 1 MiB, 256 folios, default devices");
+	   "defaults: K 30, floor 3 %%, 4 MADs, 1 MiB, 256 folios, default devices");
 
 	is_i64(PARSE(&a, "--window", "5", "--windows", "3", "--learn", "--act",
 		     "--json"), 0, "every flag");
@@ -46,10 +46,10 @@ int main(void)
 	   "  as given");
 	is_i64(PARSE(&a, "-1", "-law", "2"), 0, "short options in a cluster");
 	ok(a.windows == 1 && a.learn && a.act && a.window_s == 2, "  as given");
-	is_i64(PARSE(&a, "--learn-windows", "5", "--floor", "2.5%", "--mads",
+	is_i64(PARSE(&a, "--learn-windows", "50", "--floor", "2.5%", "--mads",
 		     "3.5", "--min-read", "0.5", "--min-folios", "64"), 0,
 	       "the band's options");
-	ok(a.band.learn_windows == 5 && a.band.floor == 0.025 &&
+	ok(a.band.learn_windows == 50 && a.band.floor == 0.025 &&
 	   a.band.mads == 3.5 && a.min.min_read_mib == 0.5 &&
 	   a.min.min_folios == 64, "  as given");
 	is_i64(PARSE(&a, "-d", "loop0", "--device", "vda"), 0, "two devices");
@@ -64,7 +64,7 @@ int main(void)
 	BAD("--windows wants a count", "--windows", "0");
 	BAD("--windows wants a count", "--windows", "-3");
 	BAD("--once and --windows together", "--once", "--windows", "2");
-	BAD("--learn-windows wants 3 to 1000", "--learn-windows", "2");
+	BAD("--learn-windows wants 30 to 1000", "--learn-windows", "29");
 	BAD("--floor wants a percentage", "--floor", "101");
 	BAD("--mads wants a number above 0", "--mads", "0");
 	BAD("--mads wants a number above 0", "--mads", "x");

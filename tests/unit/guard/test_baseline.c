@@ -37,7 +37,7 @@ static void test_round_trip(const char *path)
 	struct baseline *c = calloc(1, sizeof(*c));
 	char why[160] = "";
 
-	guard_baseline_init(b, "7.3.4", 0x3f, "loop0,vda", 7);
+	guard_baseline_init(b, "7.3.4", 0x3f, "loop0,vda", 40);
 	b->windows = 3;
 	b->n[GM_REQ_KIB] = 3;
 	b->v[GM_REQ_KIB][0] = 128;
@@ -49,7 +49,7 @@ static void test_round_trip(const char *path)
 
 	guard_baseline_init(c, "7.3.4", 0x3f, "", 10);
 	is_i64(guard_baseline_load(path, c, why, sizeof(why)), 0, "loaded");
-	ok(c->windows == 3 && c->learn_windows == 7 &&
+	ok(c->windows == 3 && c->learn_windows == 40 &&
 	   !strcmp(c->devices, "loop0,vda"),
 	   "windows, K and devices as saved: %u of %u, '%s'", c->windows,
 	   c->learn_windows, c->devices);
@@ -57,6 +57,16 @@ static void test_round_trip(const char *path)
 	   c->v[GM_REQ_KIB][2] == 0.1 && c->v[GM_MAJFLT_PER_MIB][0] == 1e-7,
 	   "values exactly as saved");
 	ok(c->n[GM_FOLIO_PAGES] == 0, "an empty metric stays empty");
+
+	/* an older rafleet's baseline of K 10: it learns on to 30 */
+	b->learn_windows = 10;
+	is_i64(guard_baseline_save(path, b), 0, "saved with K 10");
+	guard_baseline_init(c, "7.3.4", 0x3f, "", 40);
+	is_i64(guard_baseline_load(path, c, why, sizeof(why)), 0, "  loaded");
+	ok(c->windows == 3 && c->learn_windows == GUARD_MIN_SAMPLES &&
+	   !guard_baseline_complete(c) && c->n[GM_REQ_KIB] == 3,
+	   "  K raised to the %d values a band needs, its 3 windows kept: %u of %u",
+	   GUARD_MIN_SAMPLES, c->windows, c->learn_windows);
 
 	guard_baseline_init(c, "7.3.4", 0x1f, "", 10);
 	is_i64(guard_baseline_load(path, c, why, sizeof(why)), -EBADMSG,

@@ -18,13 +18,16 @@
  *
  * 5. the guard: with the only feature on that could explain a change of
  *    the read request size being readahead_populate_io_pages, it learns
- *    a baseline of windows in which a reader reads the file; then the
- *    same injection, tied to that feature, makes a window leave its band;
- *    `rafleet guard --act` must name the feature, run its canary, which
- *    says REGRESS, and the feature ends off and persisted.
+ *    a baseline of 30 windows in which a reader reads the file; then
+ *    GUARD_QUIET_WINDOWS more windows of the same reads, judged with
+ *    --act, must start no canary (no alarm: the guard's false alarms on
+ *    the live guest); then the same injection, tied to that feature,
+ *    makes two windows in a row leave their band, an alarm; `rafleet
+ *    guard --act` must name the feature, run its canary, which says
+ *    REGRESS, and the feature ends off and persisted.
  *
- * quick: steps 1-3 only (make check; its rollout-guest stage does 4 and 5
- * on a booted systemd host).
+ * quick: steps 1-3 and the guard's quiet windows only (make check; its
+ * rollout-guest stage does 4 and 5 on a booted systemd host).
  *
  * rafleet, systemd-sysctl, ra_inject and this program are in /tests.
  */
@@ -181,13 +184,59 @@ static void write_file(const char *path, const char *content)
 	}
 }
 
-static struct json_object *first_window(struct json_object *o)
+#define GUARD_QUIET_WINDOWS 60
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static struct json_object *summary_of(struct json_object *o)
+{
+	struct json_object *s;
+
+	return o && json_object_object_get_ex(o, "summary", &s) ? s : NULL;
+}
+
+static struct json_object *last_window(struct json_object *o)
 {
 	struct json_object *w;
 
-	if (!o || !json_object_object_get_ex(o, "windows", &w))
+	if (!o || !json_object_object_get_ex(o, "windows", &w) ||
+	    !json_object_array_length(w))
 		return NULL;
-	return json_object_array_get_idx(w, 0);
+	return json_object_array_get_idx(w, json_object_array_length(w) - 1);
+}
+
+/*
+ * The guard learns 30 windows of a reader, then judges
+ * GUARD_QUIET_WINDOWS more of the same reads with --act: no alarm, no
+ * canary may start.
+ */
+static void guard_quiet(const char *file)
+{
+	struct json_object *o;
+	pid_t reader;
+	int st;
+
+	reader = start_reader(file, 32);
+	o = run_json("/tests/rafleet guard --learn --window 1 --windows 30 --json", &st);
+	waitpid(reader, NULL, 0);
+	ok(st == 0 && o, "guard learned a baseline of 30 windows (exit %d)", st);
+	if (o)
+		json_object_put(o);
+
+	reader = start_reader(file, GUARD_QUIET_WINDOWS + 2);
+	o = run_json("/tests/rafleet guard --window 1 --windows " STR(GUARD_QUIET_WINDOWS)
+		     " --act --json", &st);
+	waitpid(reader, NULL, 0);
+	diag("%d quiet windows: %s in band, %s out of band, %s alarms, %s canary runs",
+	     GUARD_QUIET_WINDOWS, str_at(summary_of(o), "in band", NULL),
+	     str_at(summary_of(o), "out of band", NULL), str_at(summary_of(o), "alarms", NULL),
+	     str_at(summary_of(o), "canary_runs", NULL));
+	ok(st == 0 && o && !strcmp(str_at(summary_of(o), "canary_runs", NULL), "0") &&
+	   !strcmp(str_at(summary_of(o), "alarms", NULL), "0"),
+	   "%d windows of the same reads with --act: no alarm, 0 canaries started (exit %d)",
+	   GUARD_QUIET_WINDOWS, st);
+	if (o)
+		json_object_put(o);
 }
 
 static void guard_step(const char *file, const char *inject_kb, const char *off_kb)
@@ -211,27 +260,24 @@ static void guard_step(const char *file, const char *inject_kb, const char *off_
 	chmod("/tmp/canary", 0755);
 	setenv("RAFLEET_CANARY", "/tmp/canary", 1);
 
-	reader = start_reader(file, 9);
-	o = run_json("/tests/rafleet guard --learn --window 2 --windows 4 --learn-windows 4 --json", &st);
-	waitpid(reader, NULL, 0);
-	ok(st == 0 && o, "guard learned a baseline of 4 windows (exit %d)", st);
-	if (o)
-		json_object_put(o);
+	guard_quiet(file);
 
 	inj = start_injector("readahead_populate_io_pages", inject_kb, off_kb);
-	reader = start_reader(file, 2.5);
-	o = run_json("/tests/rafleet guard --window 2 --once --act --json", &st);
+	/* two windows: the guard acts on the second out of band in a row */
+	reader = start_reader(file, 4.5);
+	o = run_json("/tests/rafleet guard --window 2 --windows 2 --act --json", &st);
 	waitpid(reader, NULL, 0);
 	kill(inj, SIGKILL);
 	waitpid(inj, NULL, 0);
 	write_str(RA_FILE, off_kb);
-	w = first_window(o);
+	w = last_window(o);
 	diag("guard window: %s, candidates %s", str_at(w, "verdict", NULL),
 	     w && json_object_object_get_ex(w, "candidates", &v) ? json_object_to_json_string(v) : "none");
-	ok(st == 3 && !strcmp(str_at(w, "verdict", NULL), "out of band"),
-	   "with read_ahead_kb %s while populate_io_pages is on, the window is out of band (exit %d)",
+	ok(st == 3 && !strcmp(str_at(w, "verdict", NULL), "out of band") &&
+	   json_object_object_get_ex(w, "alarm", &v) && json_object_get_boolean(v),
+	   "with read_ahead_kb %s while populate_io_pages is on, two windows in a row are out of band: an alarm (exit %d)",
 	   inject_kb, st);
-	ok(w && json_object_object_get_ex(w, "candidates", &v) && json_object_array_length(v) == 1 &&
+	ok(w && json_object_object_get_ex(w, "alarm_candidates", &v) && json_object_array_length(v) == 1 &&
 	   !strcmp(json_object_get_string(json_object_array_get_idx(v, 0)), "readahead_populate_io_pages"),
 	   "the one feature on that can explain it is the candidate");
 	act = w && json_object_object_get_ex(w, "actions", &v) ? json_object_array_get_idx(v, 0) : NULL;
@@ -322,8 +368,10 @@ int main(int argc, char **argv)
 	ok(!strcmp(str_at(o, "decision", "action"), "keep"), "and the feature is kept");
 	if (o)
 		json_object_put(o);
-	if (argc > 4 && !strcmp(argv[4], "quick"))
+	if (argc > 4 && !strcmp(argv[4], "quick")) {
+		guard_quiet(file);	/* the guard's false alarms, booted */
 		return tap_done();
+	}
 
 	/* 4. the injected regression, in arm B only */
 	snprintf(off_kb, sizeof(off_kb), "%d", read_int(RA_FILE));
