@@ -10,13 +10,18 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void sort_doubles(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
 struct summary summarize(double *v, size_t n)
 {
 	struct summary s = { 0 };
 
 	if (!n)
 		return s;
-	qsort(v, n, sizeof(*v), cmp_double);
+	sort_doubles(v, n);
 	s.n = n;
 	s.min = v[0];
 	s.max = v[n - 1];

@@ -11,6 +11,9 @@ struct summary {
 	size_t n;
 };
 
+/* Sort @v[0..n) ascending, in place. */
+void sort_doubles(double *v, size_t n);
+
 /* Median (the mean of the middle two for an even count), min and max of
  * @n values; @v is sorted in place.  n == 0 gives all zeros. */
 struct summary summarize(double *v, size_t n);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "canary/seqrule.h"
+#include "bench/stats.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
-#include <stdlib.h>
 
 const char *verdict_name(enum verdict v)
 {
@@ -125,42 +125,25 @@ int seqrule_plan(struct seqrule_plan *p, const char **why)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Of the n(n+1)/2 Walsh averages (e_i + e_j) / 2, i <= j, of the sorted
- * @e: how many are <= 0 (@le) and how many are >= 0 (@ge), in O(n) with
- * two pointers.  The Walsh average of rank c + 1 lies above 0 exactly
- * when at most c of them are <= 0 (Tukey): a bound tested without
- * sorting all of them.
+ * @e: how many are <= 0 (@strict false) or < 0 (true), in O(n) with two
+ * pointers.  The Walsh average of rank c + 1 lies above 0 exactly when at
+ * most c of them are <= 0 (Tukey): a bound tested without sorting them.
  */
-static void walsh_signs(const double *e, size_t n, size_t *le, size_t *ge)
+static size_t walsh_below(const double *e, size_t n, bool strict)
 {
-	size_t lt = 0;
 	ptrdiff_t j = (ptrdiff_t)n - 1;
+	size_t cnt = 0;
 
-	*le = 0;
 	for (size_t i = 0; i < n; i++) {
-		while (j >= 0 && e[i] + e[j] > 0)
+		while (j >= 0 && (strict ? e[i] + e[j] >= 0 : e[i] + e[j] > 0))
 			j--;
 		if (j < (ptrdiff_t)i)
 			break;
-		*le += (size_t)j - i + 1;
+		cnt += (size_t)j - i + 1;
 	}
-	j = (ptrdiff_t)n - 1;
-	for (size_t i = 0; i < n; i++) {
-		while (j >= 0 && e[i] + e[j] >= 0)
-			j--;
-		if (j < (ptrdiff_t)i)
-			break;
-		lt += (size_t)j - i + 1;
-	}
-	*ge = n * (n + 1) / 2 - lt;
+	return cnt;
 }
 
 int seqrule_decide(const struct seqrule_plan *p, const double *d, size_t n,
@@ -178,8 +161,9 @@ int seqrule_decide(const struct seqrule_plan *p, const double *d, size_t n,
 			return -EINVAL;
 		e[i] = d[i] - bound;
 	}
-	qsort(e, n, sizeof(e[0]), cmp_double);
-	walsh_signs(e, n, &le, &ge);
+	sort_doubles(e, n);
+	le = walsh_below(e, n, false);
+	ge = n * (n + 1) / 2 - walsh_below(e, n, true);
 	/* REGRESS: the lower bound (rank c + 1) above b */
 	if (l->crit[SEQ_REGRESS] >= 0 && le <= (size_t)l->crit[SEQ_REGRESS])
 		return VERDICT_REGRESS;

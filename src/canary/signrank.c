@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "canary/signrank.h"
+#include "bench/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,13 +60,6 @@ int signrank_critical(unsigned int n, double alpha)
 	return signrank_lower(n, alpha / 2, NULL);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int hl_bounds(const double *d, size_t n, int c_lo, int c_hi, struct hl_bounds *out)
 {
 	size_t m, k = 0;
@@ -85,7 +79,7 @@ int hl_bounds(const double *d, size_t n, int c_lo, int c_hi, struct hl_bounds *o
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i; j < n; j++)
 			w[k++] = (d[i] + d[j]) / 2;
-	qsort(w, m, sizeof(*w), cmp_double);
+	sort_doubles(w, m);
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
