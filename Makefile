@@ -223,14 +223,21 @@ packages: rpm deb repo
 rpm: out/rpm/.kernel-stamp out/rpm/.tools-stamp
 deb: out/deb/.kernel-stamp out/deb/.tools-stamp
 
+# The kernel packages are built once per set of inputs (scripts/pkg-cache:
+# the same inputs, the packages of the build that had them, from
+# RAFLEET_CACHE; RAFLEET_PKG_REBUILD=1 builds anyway).
+PKG_CACHE = PKG_CACHE_INPUTS="$(KERNEL_INPUTS) scripts/build-kernel scripts/pkg-cache" scripts/pkg-cache
 out/rpm/.kernel-stamp: $(KERNEL_INPUTS) | sources
-	scripts/build-rpm kernel $(RAFLEET_CACHE) out/rpm $(FLAVOR) $(PKG_VARIANTS)
+	$(PKG_CACHE) kernel-rpm $(RAFLEET_CACHE) out/rpm 'kernel-rafleet-*.rpm RPM-GPG-KEY-rafleet' -- \
+		scripts/build-rpm kernel $(RAFLEET_CACHE) out/rpm $(FLAVOR) $(PKG_VARIANTS)
 	@touch $@
 out/rpm/.tools-stamp: $(TOOLS_INPUTS) | deps
 	scripts/build-rpm tools $(RAFLEET_CACHE) out/rpm
 	@touch $@
 out/deb/.kernel-stamp: $(KERNEL_INPUTS) | sources
-	scripts/build-deb kernel $(RAFLEET_CACHE) out/deb $(FLAVOR) $(PKG_VARIANTS)
+	PKG_CACHE_NEEDS="$(foreach v,$(PKG_VARIANTS),$(RAFLEET_CACHE)/build/$(FLAVOR)-$(v)/arch/x86/boot/bzImage)" \
+	$(PKG_CACHE) kernel-deb $(RAFLEET_CACHE) out/deb 'linux-image-*.deb linux-headers-*.deb' -- \
+		scripts/build-deb kernel $(RAFLEET_CACHE) out/deb $(FLAVOR) $(PKG_VARIANTS)
 	@touch $@
 out/deb/.tools-stamp: $(TOOLS_INPUTS) | deps
 	scripts/build-deb tools $(RAFLEET_CACHE) out/deb
