@@ -107,6 +107,11 @@ void smoke_report_table(FILE *f, const struct smoke_report *rep)
 			k + 1, c->compared, c->nr_beyond,
 			smoke_counter_name(c->worst.counter, name, sizeof(name)), c->worst.scenario,
 			c->worst.trial, c->worst.base, c->worst.tol);
+		if (c->dev_compared)
+			fprintf(f, "  the device's, not judged: %d of %d beyond; worst: %s of %s %.0f against %.0f\n",
+				c->dev_beyond, c->dev_compared,
+				smoke_counter_name(c->dev_worst.counter, name, sizeof(name)),
+				c->dev_worst.scenario, c->dev_worst.trial, c->dev_worst.base);
 	}
 	if (rep->key_hash[0])
 		fprintf(f, "baseline key: %s (%s; %s; %lld bytes; %d runs)\n", rep->key_hash,
@@ -179,6 +184,15 @@ static void counters_json(struct json_writer *w, const struct smoke_report *rep)
 		for (int i = 0; i < n; i++)
 			diff_json(w, NULL, &c->beyond[i]);
 		json_arr_end(w);
+		/* the block device's: reported, not judged */
+		json_obj_begin(w, "device_not_judged");
+		json_u64(w, "compared", (uint64_t)c->dev_compared);
+		json_u64(w, "beyond", (uint64_t)c->dev_beyond);
+		if (c->dev_compared)
+			diff_json(w, "worst", &c->dev_worst);
+		else
+			json_null(w, "worst");
+		json_obj_end(w);
 		json_obj_end(w);
 	}
 	json_arr_end(w);

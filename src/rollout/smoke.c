@@ -148,16 +148,26 @@ static void diff_text(const struct smoke_diff *d, char *buf, size_t len)
 		 d->base, d->tol);
 }
 
-/* The time, as reported: "time (reported, not judged across boots): ..." */
+/*
+ * What is reported and not judged across boots, the device's requests and
+ * the time: "; the device's counters, reported ...: ...; time, ...: ..."
+ */
 static void time_text(const struct smoke_report *rep, char *buf, size_t len)
 {
 	int k = rep->nr_off - 1;
+	size_t n = 0;
+	char d[160];
 
-	if (k < 0 || rep->worst[k] <= 0) {
-		snprintf(buf, len, "%s", "");
-		return;
+	*buf = '\0';
+	if (k >= 0 && rep->cmp[k].dev_compared) {
+		diff_text(&rep->cmp[k].dev_worst, d, sizeof(d));
+		n = (size_t)snprintf(buf, len,
+				     "; the device's counters, reported and not judged across boots (every reader of the device counts): worst %s",
+				     d);
 	}
-	snprintf(buf, len, "; time, reported and not judged across boots: worst %s x%.3f%s",
+	if (k < 0 || rep->worst[k] <= 0 || n >= len)
+		return;
+	snprintf(buf + n, len - n, "; time, reported and not judged across boots: worst %s x%.3f%s",
 		 rep->which[k], rep->worst[k],
 		 rep->time_beyond[k] ? " (beyond delta)" : "");
 }
@@ -167,7 +177,7 @@ static void verdict(struct smoke_report *rep)
 	const struct smoke_cmp *last = rep->nr_off ? &rep->cmp[rep->nr_off - 1] : NULL;
 	bool error = last && last->err;
 	bool fail = rep->critical || rep->key_mismatch || error || rep->counters_beyond;
-	char d[256], t[256];
+	char d[256], t[512];
 
 	snprintf(rep->verdict, sizeof(rep->verdict), "%s", fail ? "fail" : "pass");
 	if (rep->critical || rep->key_mismatch)

@@ -56,6 +56,11 @@ static void cmp_error(struct smoke_cmp *out, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool smoke_counter_judged(int counter)
+{
+	return counter != SMOKE_BLOCK_REQUESTS && counter != SMOKE_BLOCK_BYTES;
+}
+
 static void compare_scenario(const struct smoke_scenario *b, const struct smoke_scenario *t,
 			     struct smoke_cmp *out)
 {
@@ -69,6 +74,19 @@ static void compare_scenario(const struct smoke_scenario *b, const struct smoke_
 		if (!nb && !nt)
 			continue;
 		smoke_counter_name(c, name, sizeof(name));
+		if (!smoke_counter_judged(c)) {
+			if (!nb || !nt)
+				continue;	/* reported where both have it */
+			snprintf(d.scenario, sizeof(d.scenario), "%s", b->name);
+			d.tol = smoke_tolerance(d.base, d.range);
+			ratio = fabs(d.trial - d.base) / d.tol;
+			if (!out->dev_compared++ || ratio > out->dev_worst_ratio) {
+				out->dev_worst = d;
+				out->dev_worst_ratio = ratio;
+			}
+			out->dev_beyond += ratio > 1;
+			continue;
+		}
 		if (!nb || !nt) {
 			cmp_error(out, -ENODATA, "%s of %s was measured in %s only", name, b->name,
 				  nb ? "the baseline" : "this run");

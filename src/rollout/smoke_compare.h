@@ -6,7 +6,16 @@
  * added, by order) agree with the baseline's within their measured
  * run-to-run spread.
  *
- * For each scenario and counter, over the runs that measured it: the
+ * Judged are the counters of the file itself: major faults and the folios
+ * added to its page cache (total, by order), which the readahead code
+ * decides.  The block device's read requests and bytes are reported,
+ * never judged across boots: they count every reader of the device, and
+ * how many requests the same reads make depends on what else the boot
+ * has in flight.  The same kernel staged against itself (five kexec A/A
+ * trials in the rollout guest) measured seq-read at 23, 36, 26 and 36
+ * requests against a baseline of 12 (its runs 12, 12, 11), once 12.
+ *
+ * For each scenario and judged counter, over the runs that measured it: the
  * baseline's median m and range r (max - min of its runs), the trial's
  * median t.  The counter is beyond when
  *
@@ -62,7 +71,14 @@ struct smoke_cmp {
 	struct smoke_diff beyond[SMOKE_MAX_BEYOND];	/* the first of them */
 	struct smoke_diff worst;	/* the largest |t - m| / tol */
 	double worst_ratio;		/* that: <= 1 within */
+	/* the device's counters, held to the same tolerance, not judged */
+	int dev_compared, dev_beyond;
+	struct smoke_diff dev_worst;
+	double dev_worst_ratio;
 };
+
+/* Does @counter (enum smoke_counter) decide?  Not the device's. */
+bool smoke_counter_judged(int counter);
 
 /* The tolerance of a counter whose baseline median is @median, range @range. */
 double smoke_tolerance(double median, double range);
