@@ -41,6 +41,8 @@
 #                       an injected regression, the guard
 #   make vm-canary-full the canary in QEMU with 20 A/A trials
 #   make vm-kexec       the kernel rollback by kexec in QEMU
+#   make vm-smoke-aa    the rollout guest with 20 A/A smoke trials across
+#                       kexec (make check's runs 5) and the injected one
 #   make demo           the host rollout on a booted guest, told step by step
 #   make fleet          the Ansible rollout in waves on four QEMU guests
 #   make trial-failures trial kernels that panic, hang, wedge: back by themselves
@@ -95,7 +97,7 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec demo fleet trial-failures check ci clean help
+	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures check ci clean help
 
 all: packages
 
@@ -293,6 +295,12 @@ demo: packages tools
 # `make packages`, or scripts/build-kernel $(RAFLEET_CACHE) virt vanilla).
 vm-kexec: tools
 	tests/vm/kexec-rollback $(RAFLEET_CACHE)/build/$(FLAVOR)-vanilla $(KBUILD) $(OUT)/rafleet
+
+# vm-smoke-aa: the rollout guest (make check's rollout-guest) with 20 A/A
+# trials across kexec at the shipped smoke settings, none may roll back,
+# then the trial with read_ahead_kb 128 injected, which must
+vm-smoke-aa: packages tools
+	RAFLEET_SMOKE_AA=20 tests/host/test_rollout_guest $(RAFLEET_CACHE) out/repo $(OUT)/guest/ra_inject
 
 # vm-debug: the debug kernel (KASAN, lockdep, DEBUG_VM, hung tasks, fault
 # injection) under tests/vm/suite-debug, on writable scratch disks.

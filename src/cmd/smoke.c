@@ -17,11 +17,16 @@ static const struct options_help smoke_help = {
 	"On a trial boot (see rafleet stage): run the smoke workloads of\n"
 	"/etc/rafleet/smoke.conf (rafleet bench, each run with a time limit), read\n"
 	"the kernel log since boot and the taint flags, then run them again with\n"
-	"every vm.readahead_* feature at 0 and compare the median wall times with\n"
-	"the previous kernel's baseline.  A run that fails, crashes or times out, a\n"
-	"kernel WARNING, BUG or oops, or a loss beyond PERCENT in two separate\n"
-	"measurements with every feature off fails the trial: the kernel is rolled\n"
-	"back (rafleet rollback --kernel).  'rafleet promote' needs a pass.\n"
+	"every vm.readahead_* feature at 0 and compare their clock-free counters\n"
+	"(major faults, block read requests and bytes, folios by order) with the\n"
+	"previous kernel's baseline, also measured with every feature off: each must\n"
+	"agree within max(3 x the baseline's range over its runs, 2 %, 4).  A run\n"
+	"that fails, crashes or times out, a kernel WARNING, BUG or oops, a baseline\n"
+	"measured for another kernel or smoke.conf, a scenario on one side only, or\n"
+	"a counter beyond its tolerance in two separate measurements fails the\n"
+	"trial: the kernel is rolled back (rafleet rollback --kernel).  Wall times\n"
+	"are reported, not judged: the baseline is from another boot.  'rafleet\n"
+	"promote' needs a pass.\n"
 	"\n"
 	"options:\n",
 	24,
@@ -75,8 +80,9 @@ int cmd_smoke(int argc, char **argv)
 	bool json = false;
 	const struct option_spec spec[] = {
 		OPT_CALLBACK('d', "delta", &o.delta, "PERCENT",
-			     "the loss that counts (default: RAFLEET_SMOKE_DELTA\n"
-			     "of smoke.conf, else 5)", delta_option,
+			     "a time loss beyond it is noted, not judged\n"
+			     "(default: RAFLEET_SMOKE_DELTA of smoke.conf, else 5)",
+			     delta_option,
 			     .what = "a percentage above 0"),
 		OPT_CALLBACK('t', "timeout", &o.timeout_s, "SECONDS",
 			     "the time limit of each bench run (default 600)", timeout_option,

@@ -9,7 +9,7 @@
 
 static const struct options_help stage_help = {
 	"usage: rafleet stage KERNEL [--no-baseline] [--no-exec] [--no-initrd]\n"
-	"                     [--no-watchdog] [--json]\n"
+	"                     [--no-watchdog] [--allow-running] [--json]\n"
 	"\n"
 	"Stage a trial boot of KERNEL (a release such as 7.3.4-1.rafleet.virt, or the\n"
 	"path of a kernel image): record the running kernel as the previous one,\n"
@@ -46,6 +46,9 @@ int cmd_stage(int argc, char **argv)
 		OPT_FLAG('W', "no-watchdog", &o.no_watchdog,
 			 "stage without the hardware watchdog of trial.conf (else\n"
 			 "its lack refuses): a trial that hangs hard stays hung"),
+		OPT_FLAG('A', "allow-running", &o.allow_running,
+			 "KERNEL may be the running kernel: an A/A trial, what\n"
+			 "the smoke run sees across a kexec when nothing changed"),
 		OPT_FLAG('j', "json", &json, "JSON (schema rafleet-rollout/1) instead of a table"),
 		OPT_HELP(),
 		OPT_END()

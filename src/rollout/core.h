@@ -59,6 +59,7 @@ struct stage_opts {
 	bool exec;		/* start the trial kernel once loaded */
 	bool no_initrd;		/* the trial kernel boots without an initramfs */
 	bool no_watchdog;	/* stage without a hardware watchdog */
+	bool allow_running;	/* KERNEL may be the running one: an A/A trial */
 };
 
 /* `rafleet stage`: baseline, kexec -l, phase staged, then kexec. */

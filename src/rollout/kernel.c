@@ -19,6 +19,7 @@
 #include "host/kernelfind.h"
 #include "host/kexec.h"
 #include "lib/rootdir.h"
+#include "rollout/smoke_compare.h"
 #include "rollout/smoke_conf.h"
 #include "lib/statedir.h"
 #include "lib/strbuf.h"
@@ -179,35 +180,36 @@ static int make_token(char *out, size_t len)
 	return 0;
 }
 
-static bool baseline_valid(const char *path)
-{
-	struct smoke_run run;
-
-	return !smoke_load(path, &run);
-}
-
 static int record_baseline(struct rollout *r, char *why, size_t len)
 {
 	struct smoke_config c;
-	struct smoke_run run;
-	char *json = NULL;
+	struct smoke_run *run;
+	struct smoke_key key;
+	char *json = NULL, stale[256] = "", hash[17];
 	int err;
 
-	if (baseline_valid(r->st.baseline))
-		return 0;	/* a run before this one made it */
 	err = smoke_config_load(&c, why, len);
-	if (!err) {
-		fprintf(stderr, "rafleet stage: measuring the baseline on %s: %s\n",
-			r->now.release, c.scenarios);
-		err = smoke_bench(&c, false, BASELINE_TIMEOUT_S, &json, why, len);
-	}
 	if (!err)
-		err = smoke_parse(json, &run, why, len);
+		err = smoke_key_of_config(&c, r->now.release, &key, why, len);
+	if (err)
+		return err;
+	if (smoke_baseline_fresh(r->st.baseline, &key, stale, sizeof(stale)))
+		return 0;	/* measured before, for this kernel and smoke.conf */
+	run = malloc(sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	smoke_key_hash(&key, hash);
+	fprintf(stderr, "rafleet stage: measuring the baseline on %s with every feature off (key %s: %s; the one before: %s)\n",
+		r->now.release, hash, c.scenarios, stale);
+	err = smoke_bench(&c, true, BASELINE_TIMEOUT_S, &json, why, len);
+	if (!err)
+		err = smoke_parse(json, run, why, len);
 	if (!err)
 		err = atomic_write_file(r->st.baseline, json, strlen(json), 0644);
 	if (err && !*why)
 		snprintf(why, len, "%s: %s", r->st.baseline, strerror(-err));
 	free(json);
+	free(run);
 	return err;
 }
 
@@ -357,8 +359,9 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 		fprintf(stderr, "rafleet stage: %s\n", why);
 		return err;
 	}
-	if (!strcmp(trial.release, r->now.release)) {
-		fprintf(stderr, "rafleet stage: %s is the running kernel\n", trial.release);
+	if (!strcmp(trial.release, r->now.release) && !o->allow_running) {
+		fprintf(stderr, "rafleet stage: %s is the running kernel (--allow-running stages it again: an A/A trial)\n",
+			trial.release);
 		return -EINVAL;
 	}
 	err = stage_checks(r, o, &tc, &trial, &def);

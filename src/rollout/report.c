@@ -93,6 +93,30 @@ void smoke_report_table(FILE *f, const struct smoke_report *rep)
 			ms_col(f, k < rep->nr_off ? smoke_median(&rep->off[k], name) : -1);
 		fputc('\n', f);
 	}
+	if (rep->nr_off)
+		fprintf(f, "(times: reported, not judged across boots)\n");
+	for (int k = 0; k < rep->nr_off; k++) {
+		const struct smoke_cmp *c = &rep->cmp[k];
+		char name[32];
+
+		if (c->err) {
+			fprintf(f, "counters, all-off #%d: %s\n", k + 1, c->error);
+			continue;
+		}
+		fprintf(f, "counters, all-off #%d: %d compared, %d beyond; closest: %s of %s %.0f against %.0f (tolerance %.0f)\n",
+			k + 1, c->compared, c->nr_beyond,
+			smoke_counter_name(c->worst.counter, name, sizeof(name)), c->worst.scenario,
+			c->worst.trial, c->worst.base, c->worst.tol);
+		if (c->dev_compared)
+			fprintf(f, "  the device's, not judged: %d of %d beyond; worst: %s of %s %.0f against %.0f\n",
+				c->dev_beyond, c->dev_compared,
+				smoke_counter_name(c->dev_worst.counter, name, sizeof(name)),
+				c->dev_worst.scenario, c->dev_worst.trial, c->dev_worst.base);
+	}
+	if (rep->key_hash[0])
+		fprintf(f, "baseline key: %s (%s; %s; %lld bytes; %d runs)\n", rep->key_hash,
+			rep->key.release, rep->key.scenarios, (long long)rep->key.size,
+			rep->key.repeat);
 	fprintf(f, "kernel log: %u warnings, %u oopses, taint %ld%s%s%s\n",
 		rep->health.warnings, rep->health.oopses, rep->health.taint,
 		rep->health.log_read ? "" : " (log not read: ",
@@ -116,6 +140,82 @@ static void run_json(struct json_writer *w, const char *key,
 		else
 			json_null(w, run->sc[i].name);
 	}
+	json_obj_end(w);
+}
+
+static void diff_json(struct json_writer *w, const char *key, const struct smoke_diff *d)
+{
+	char name[32];
+
+	json_obj_begin(w, key);
+	json_str(w, "scenario", d->scenario);
+	json_str(w, "counter", smoke_counter_name(d->counter, name, sizeof(name)));
+	json_double(w, "baseline", d->base);
+	json_double(w, "trial", d->trial);
+	json_double(w, "baseline_range", d->range);
+	json_double(w, "tolerance", d->tol);
+	json_obj_end(w);
+}
+
+static void counters_json(struct json_writer *w, const struct smoke_report *rep)
+{
+	int n;
+
+	json_obj_begin(w, "counters");
+	json_obj_begin(w, "tolerance");
+	json_double(w, "spread_k", SMOKE_SPREAD_K);
+	json_double(w, "floor_relative", SMOKE_FLOOR_REL);
+	json_double(w, "floor_absolute", SMOKE_FLOOR_ABS);
+	json_obj_end(w);
+	json_arr_begin(w, "all_off");
+	for (int k = 0; k < rep->nr_off; k++) {
+		const struct smoke_cmp *c = &rep->cmp[k];
+
+		json_obj_begin(w, NULL);
+		json_str(w, "error", c->err ? c->error : NULL);
+		json_u64(w, "compared", (uint64_t)c->compared);
+		json_u64(w, "beyond", (uint64_t)c->nr_beyond);
+		if (c->compared)
+			diff_json(w, "closest_to_tolerance", &c->worst);
+		else
+			json_null(w, "closest_to_tolerance");
+		json_arr_begin(w, "beyond_tolerance");
+		n = c->nr_beyond < SMOKE_MAX_BEYOND ? c->nr_beyond : SMOKE_MAX_BEYOND;
+		for (int i = 0; i < n; i++)
+			diff_json(w, NULL, &c->beyond[i]);
+		json_arr_end(w);
+		/* the block device's: reported, not judged */
+		json_obj_begin(w, "device_not_judged");
+		json_u64(w, "compared", (uint64_t)c->dev_compared);
+		json_u64(w, "beyond", (uint64_t)c->dev_beyond);
+		if (c->dev_compared)
+			diff_json(w, "worst", &c->dev_worst);
+		else
+			json_null(w, "worst");
+		json_obj_end(w);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	if (rep->counters_beyond)
+		diff_json(w, "beyond_twice", &rep->beyond);
+	else
+		json_null(w, "beyond_twice");
+	json_obj_end(w);
+}
+
+static void key_json(struct json_writer *w, const struct smoke_report *rep)
+{
+	if (!rep->key_hash[0]) {
+		json_null(w, "baseline_key");
+		return;
+	}
+	json_obj_begin(w, "baseline_key");
+	json_str(w, "hash", rep->key_hash);
+	json_str(w, "release", rep->key.release);
+	json_str(w, "scenarios", rep->key.scenarios);
+	json_str(w, "file", rep->key.file);
+	json_i64(w, "size", rep->key.size);
+	json_i64(w, "repeat", rep->key.repeat);
 	json_obj_end(w);
 }
 
@@ -146,6 +246,10 @@ static void smoke_json(struct json_writer *w, const struct smoke_report *rep)
 	for (int i = 0; i < rep->nr_off; i++)
 		json_double(w, NULL, rep->worst[i]);
 	json_arr_end(w);
+	json_boolean(w, "time_judged", smoke_time_judged());
+	json_boolean(w, "baseline_key_mismatch", rep->key_mismatch);
+	key_json(w, rep);
+	counters_json(w, rep);
 	json_obj_end(w);
 }
 

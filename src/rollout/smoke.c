@@ -62,6 +62,38 @@ static bool measure(const struct smoke_config *c, const struct smoke_opts *o,
 	return !err;
 }
 
+/* The baseline stage recorded, and whether it was measured for this smoke run. */
+static bool baseline_check(struct rollout *r, const struct smoke_config *c,
+			   struct smoke_report *rep)
+{
+	struct smoke_key have;
+	char why[512] = "";
+	int err;
+
+	if (!r->st.baseline)
+		return false;	/* stage --no-baseline */
+	rep->have_baseline = true;
+	err = smoke_load(r->st.baseline, &rep->baseline);
+	if (!err)
+		err = smoke_key_of_config(c, r->st.previous.release, &rep->key, why, sizeof(why));
+	if (err) {
+		rep->key_mismatch = true;
+		snprintf(rep->detail, sizeof(rep->detail), "the baseline %s cannot be used: %s",
+			 r->st.baseline, why[0] ? why : strerror(-err));
+		return false;
+	}
+	smoke_key_hash(&rep->key, rep->key_hash);
+	smoke_key_of_run(&rep->baseline, &have);
+	if (!smoke_key_match(&rep->key, &have, why, sizeof(why))) {
+		rep->key_mismatch = true;
+		snprintf(rep->detail, sizeof(rep->detail),
+			 "the baseline %s was not measured for this smoke run (key %s): %s; stage again to measure it",
+			 r->st.baseline, rep->key_hash, why);
+		return false;
+	}
+	return true;
+}
+
 static int measure_all(struct rollout *r, const struct smoke_config *c,
 		       const struct smoke_opts *o, struct smoke_report *rep)
 {
@@ -80,11 +112,10 @@ static int measure_all(struct rollout *r, const struct smoke_config *c,
 			 rep->health.first[0] ? "; first: " : "", rep->health.first);
 		return 0;
 	}
-	rep->have_baseline = !smoke_load(r->st.baseline, &rep->baseline);
-	if (!rep->have_baseline)
+	if (!baseline_check(r, c, rep))
 		return 0;
 
-	/* with every feature off: is the kernel itself slower? */
+	/* with every feature off: does the kernel itself behave otherwise? */
 	for (int i = 0; i < 2; i++) {
 		err = rollout_step(r, i ? "features-off-2" : "features-off-1");
 		if (err)
@@ -94,35 +125,84 @@ static int measure_all(struct rollout *r, const struct smoke_config *c,
 		rep->nr_off++;
 		restore_features(&r->st.pending);
 		failpoint(i ? "smoke.after-features-off-2" : "smoke.after-features-off-1");
-		if (!smoke_loses(&rep->baseline, &rep->off[i], o->delta, &rep->worst[i],
-				 rep->which[i], sizeof(rep->which[i])))
+		smoke_compare(&rep->baseline, &rep->off[i], &rep->cmp[i]);
+		rep->time_beyond[i] = smoke_loses(&rep->baseline, &rep->off[i], o->delta,
+						  &rep->worst[i], rep->which[i],
+						  sizeof(rep->which[i]));
+		if (rep->cmp[i].err || !rep->cmp[i].nr_beyond)
 			break;
 	}
 	restore_features(&r->st.pending);
+	if (rep->nr_off == 2)
+		rep->counters_beyond = smoke_beyond_twice(&rep->cmp[0], &rep->cmp[1], &rep->beyond);
 	return 0;
 }
 
-static void verdict(const struct smoke_opts *o, struct smoke_report *rep)
+/* "folios_order_9 of seq-read 12 against 96 (tolerance 4)" */
+static void diff_text(const struct smoke_diff *d, char *buf, size_t len)
 {
-	bool lost = rep->nr_off == 2 && rep->worst[1] > 1.0 + o->delta;
+	char name[32];
 
-	snprintf(rep->verdict, sizeof(rep->verdict), "%s",
-		 rep->critical || lost ? "fail" : "pass");
-	if (rep->critical)
+	snprintf(buf, len, "%s of %s %.0f against %.0f (tolerance %.0f)",
+		 smoke_counter_name(d->counter, name, sizeof(name)), d->scenario, d->trial,
+		 d->base, d->tol);
+}
+
+/*
+ * What is reported and not judged across boots, the device's requests and
+ * the time: "; the device's counters, reported ...: ...; time, ...: ..."
+ */
+static void time_text(const struct smoke_report *rep, char *buf, size_t len)
+{
+	int k = rep->nr_off - 1;
+	size_t n = 0;
+	char d[160];
+
+	*buf = '\0';
+	if (k >= 0 && rep->cmp[k].dev_compared) {
+		diff_text(&rep->cmp[k].dev_worst, d, sizeof(d));
+		n = (size_t)snprintf(buf, len,
+				     "; the device's counters, reported and not judged across boots (every reader of the device counts): worst %s",
+				     d);
+	}
+	if (k < 0 || rep->worst[k] <= 0 || n >= len)
 		return;
-	if (lost)
+	snprintf(buf + n, len - n, "; time, reported and not judged across boots: worst %s x%.3f%s",
+		 rep->which[k], rep->worst[k],
+		 rep->time_beyond[k] ? " (beyond delta)" : "");
+}
+
+static void verdict(struct smoke_report *rep)
+{
+	const struct smoke_cmp *last = rep->nr_off ? &rep->cmp[rep->nr_off - 1] : NULL;
+	bool error = last && last->err;
+	bool fail = rep->critical || rep->key_mismatch || error || rep->counters_beyond;
+	char d[256], t[512];
+
+	snprintf(rep->verdict, sizeof(rep->verdict), "%s", fail ? "fail" : "pass");
+	if (rep->critical || rep->key_mismatch)
+		return;		/* the detail is said */
+	time_text(rep, t, sizeof(t));
+	if (error) {
 		snprintf(rep->detail, sizeof(rep->detail),
-			 "with every feature off it is slower than the previous kernel's baseline in two measurements: %s x%.3f, %s x%.3f (delta %.1f %%)",
-			 rep->which[0], rep->worst[0], rep->which[1], rep->worst[1],
-			 o->delta * 100);
-	else if (!rep->have_baseline)
+			 "with every feature off, nothing to compare with the baseline: %s%s",
+			 last->error, t);
+	} else if (rep->counters_beyond) {
+		diff_text(&rep->beyond, d, sizeof(d));
+		snprintf(rep->detail, sizeof(rep->detail),
+			 "with every feature off it does not behave as the previous kernel did, in two measurements: %s; %d and %d of %d counters beyond their tolerance%s",
+			 d, rep->cmp[0].nr_beyond, rep->cmp[1].nr_beyond, rep->cmp[1].compared, t);
+	} else if (!rep->have_baseline) {
 		snprintf(rep->detail, sizeof(rep->detail),
 			 "every run went through and the kernel did not complain; no baseline to compare with");
-	else
+	} else {
+		diff_text(&last->worst, d, sizeof(d));
 		snprintf(rep->detail, sizeof(rep->detail),
-			 "every run went through, the kernel did not complain, and with every feature off it is within %.1f %% of the baseline (worst %s x%.3f)",
-			 o->delta * 100, rep->which[rep->nr_off - 1],
-			 rep->worst[rep->nr_off - 1]);
+			 "every run went through, the kernel did not complain, and with every feature off its %d counters agree with the baseline's (closest to its tolerance: %s)%s%s",
+			 last->compared, d,
+			 rep->nr_off == 2 ? "; the first measurement's difference did not recur" : "",
+			 t);
+	}
 }
 
 int rollout_smoke(struct rollout *r, const struct smoke_opts *o,
@@ -160,7 +240,7 @@ int rollout_smoke(struct rollout *r, const struct smoke_opts *o,
 	err = measure_all(r, &c, o, rep);
 	if (err)
 		return err;
-	verdict(o, rep);
+	verdict(rep);
 
 	jf.verdict = rep->verdict;
 	jf.reason = rep->detail;

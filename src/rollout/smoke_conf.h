@@ -2,8 +2,11 @@
 /*
  * The smoke workloads: what /etc/rafleet/smoke.conf says to run (the
  * rafleet-smoke.service's EnvironmentFile), run as `rafleet bench run
- * SCENARIO... --json` in a child with a time limit, and the comparison of
- * two such runs' median wall times, scenario by scenario.
+ * SCENARIO... --json` in a child with a time limit, and what the
+ * comparison of two such runs needs from bench's JSON: each scenario's
+ * median wall time and, run by run, its clock-free counters (major
+ * faults, block read requests and bytes, folios added, by order).  The
+ * comparison itself is rollout/smoke_compare.h.
  * $RAFLEET_BENCH names the program to run instead of /proc/self/exe.
  */
 #ifndef RAFLEET_SMOKE_H
@@ -14,6 +17,7 @@
 #include <stddef.h>
 
 #include "bench/args.h"
+#include "bench/measure.h"
 
 #define SMOKE_CONF "/etc/rafleet/smoke.conf"
 /* bench's JSON of one smoke run is a few KiB: a saved one is at most this */
@@ -23,7 +27,7 @@ struct smoke_config {
 	char scenarios[1024];	/* separated by spaces */
 	char file[PATH_MAX];
 	char size[32];
-	char repeat[16];
+	char repeat[16];	/* 1..SMOKE_MAX_RUNS */
 	double delta;		/* RAFLEET_SMOKE_DELTA as a fraction; 0: not set */
 };
 
@@ -39,17 +43,43 @@ int smoke_config_load(struct smoke_config *c, char *why, size_t len);
 int smoke_bench(const struct smoke_config *c, bool features_off,
 		unsigned int timeout_s, char **json, char *why, size_t len);
 
+/* The clock-free counters of one run, as bench's JSON has them. */
+enum smoke_counter {
+	SMOKE_MAJOR_FAULTS,	/* major_faults */
+	SMOKE_BLOCK_REQUESTS,	/* block.read_requests */
+	SMOKE_BLOCK_BYTES,	/* block.read_bytes */
+	SMOKE_FOLIOS,		/* folios.total */
+	SMOKE_FOLIO_ORDER0,	/* folios.by_order["0"] .. ["11"] follow */
+	SMOKE_NR_COUNTERS = SMOKE_FOLIO_ORDER0 + FOLIO_ORDERS
+};
+
+/* A smoke run's repeat: the spread of a counter comes from these runs. */
+#define SMOKE_MAX_RUNS 16
+
 struct smoke_scenario {
 	char name[64];
+	char file[256];		/* what was read ("" if bench did not say) */
+	double size;		/* its bytes; < 0 if bench did not say */
 	double wall_ns;		/* the median; < 0 if not measured */
+	int nr_runs;		/* the runs read (at most SMOKE_MAX_RUNS) */
+	int features_on;	/* runs with some vm.readahead_* at 1 */
+	/* run by run, each counter; < 0 where that run did not measure it */
+	double count[SMOKE_MAX_RUNS][SMOKE_NR_COUNTERS];
 };
 
 struct smoke_run {
+	char kernel[128];	/* bench's "kernel": uname -r of the run */
 	struct smoke_scenario sc[BENCH_MAX_SCENARIOS];
 	int nr;
 };
 
-/* The scenarios and medians of bench's JSON.  0 or -EBADMSG (@why). */
+/* "major_faults", "block_read_requests", ..., "folios_order_9" */
+const char *smoke_counter_name(int counter, char *buf, size_t len);
+
+/*
+ * The kernel, scenarios, medians and counters of bench's JSON.  0 or
+ * -EBADMSG (@why).
+ */
 int smoke_parse(const char *json, struct smoke_run *run, char *why, size_t len);
 
 /*
@@ -62,9 +92,15 @@ int smoke_load(const char *path, struct smoke_run *run);
 /* The median of @name in @base, or -1. */
 double smoke_median(const struct smoke_run *run, const char *name);
 
+/* The scenario @name of @run, or NULL. */
+const struct smoke_scenario *smoke_scenario_find(const struct smoke_run *run,
+						 const char *name);
+
 /*
- * Does @run lose to @base by more than @delta (0.05: 5 %) in any scenario?
- * The worst ratio run/base is left in *@worst, its scenario in @which.
+ * The worst ratio of @run's median wall time to @base's over the scenarios
+ * both measured, in *@worst (0 if none), its scenario in @which ("-"); true
+ * when it is beyond 1 + @delta.  Reported only: across boots, time is not
+ * judged (rollout/smoke_compare.h).
  */
 bool smoke_loses(const struct smoke_run *base, const struct smoke_run *run,
 		 double delta, double *worst, char *which, size_t len);

@@ -30,10 +30,14 @@ int main(void)
 		return tap_done();
 	cmd_help(&r, tmp, cmd_smoke, "smoke", "--help", "usage: rafleet smoke [--delta PERCENT]",
 		 "--help: the usage on stdout, exit 0");
-	ok(strstr(r.out, "  -d, --delta PERCENT   the loss that counts (default: RAFLEET_SMOKE_DELTA\n"
-		  "                        of smoke.conf, else 5)\n"
+	ok(strstr(r.out, "  -d, --delta PERCENT   a time loss beyond it is noted, not judged\n"
+		  "                        (default: RAFLEET_SMOKE_DELTA of smoke.conf, else 5)\n"
 		  "  -t, --timeout SECONDS the time limit of each bench run (default 600)\n") != NULL,
 	   "  --delta's two lines and --timeout's, at column 24");
+	ok(strstr(r.out, "compare their clock-free counters\n") &&
+	   strstr(r.out, "agree within max(3 x the baseline's range over its runs, 2 %, 4)") &&
+	   strstr(r.out, "Wall times\nare reported, not judged"),
+	   "  it says what judges: the counters, their tolerance; time reported, not judged");
 	/* valid values that a later bad option stops: the values were read */
 	cmdrun(&r, tmp, cmd_smoke, "smoke", "--delta 2.5 --timeout 60.0 -Rn --bogus");
 	ok(r.rc == 2 && !strcmp(r.err, "rafleet smoke: unknown option '--bogus'"),

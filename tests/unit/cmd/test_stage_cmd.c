@@ -28,6 +28,7 @@ int main(void)
 		"  -I, --no-initrd     KERNEL boots without an initramfs",
 		"  -W, --no-watchdog   stage without the hardware watchdog",
 		"                      its lack refuses): a trial that hangs hard stays hung\n",
+		"  -A, --allow-running KERNEL may be the running kernel: an A/A trial",
 		"  -j, --json          JSON (schema rafleet-rollout/1)",
 		"  -h, --help          this help\n",
 	};
