@@ -143,10 +143,15 @@ static void run_json(struct json_writer *w, const char *key,
 	json_obj_end(w);
 }
 
+/* @d, or null when there is none */
 static void diff_json(struct json_writer *w, const char *key, const struct smoke_diff *d)
 {
 	char name[32];
 
+	if (!d) {
+		json_null(w, key);
+		return;
+	}
 	json_obj_begin(w, key);
 	json_str(w, "scenario", d->scenario);
 	json_str(w, "counter", smoke_counter_name(d->counter, name, sizeof(name)));
@@ -175,10 +180,7 @@ static void counters_json(struct json_writer *w, const struct smoke_report *rep)
 		json_str(w, "error", c->err ? c->error : NULL);
 		json_u64(w, "compared", (uint64_t)c->compared);
 		json_u64(w, "beyond", (uint64_t)c->nr_beyond);
-		if (c->compared)
-			diff_json(w, "closest_to_tolerance", &c->worst);
-		else
-			json_null(w, "closest_to_tolerance");
+		diff_json(w, "closest_to_tolerance", c->compared ? &c->worst : NULL);
 		json_arr_begin(w, "beyond_tolerance");
 		n = c->nr_beyond < SMOKE_MAX_BEYOND ? c->nr_beyond : SMOKE_MAX_BEYOND;
 		for (int i = 0; i < n; i++)
@@ -188,18 +190,12 @@ static void counters_json(struct json_writer *w, const struct smoke_report *rep)
 		json_obj_begin(w, "device_not_judged");
 		json_u64(w, "compared", (uint64_t)c->dev_compared);
 		json_u64(w, "beyond", (uint64_t)c->dev_beyond);
-		if (c->dev_compared)
-			diff_json(w, "worst", &c->dev_worst);
-		else
-			json_null(w, "worst");
+		diff_json(w, "worst", c->dev_compared ? &c->dev_worst : NULL);
 		json_obj_end(w);
 		json_obj_end(w);
 	}
 	json_arr_end(w);
-	if (rep->counters_beyond)
-		diff_json(w, "beyond_twice", &rep->beyond);
-	else
-		json_null(w, "beyond_twice");
+	diff_json(w, "beyond_twice", rep->counters_beyond ? &rep->beyond : NULL);
 	json_obj_end(w);
 }
 

@@ -10,20 +10,15 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "bench/stats.h"
 #include "lib/parsenum.h"
 #include "lib/sha256.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Median and range of counter @c over the runs of @s that measured it: n. */
 static int counter_stats(const struct smoke_scenario *s, int c, double *median, double *range)
 {
 	double v[SMOKE_MAX_RUNS];
+	struct summary sum;
 	int n = 0;
 
 	for (int i = 0; i < s->nr_runs; i++)
@@ -31,9 +26,9 @@ static int counter_stats(const struct smoke_scenario *s, int c, double *median, 
 			v[n++] = s->count[i][c];
 	if (!n)
 		return 0;
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	*range = v[n - 1] - v[0];
+	sum = summarize(v, (size_t)n);
+	*median = sum.median;
+	*range = sum.max - sum.min;
 	return n;
 }
 
@@ -73,13 +68,18 @@ static void compare_scenario(const struct smoke_scenario *b, const struct smoke_
 
 		if (!nb && !nt)
 			continue;
-		smoke_counter_name(c, name, sizeof(name));
+		if (!nb || !nt) {
+			/* the device's are reported where both sides have them */
+			if (smoke_counter_judged(c))
+				cmp_error(out, -ENODATA, "%s of %s was measured in %s only",
+					  smoke_counter_name(c, name, sizeof(name)), b->name,
+					  nb ? "the baseline" : "this run");
+			continue;
+		}
+		snprintf(d.scenario, sizeof(d.scenario), "%s", b->name);
+		d.tol = smoke_tolerance(d.base, d.range);
+		ratio = fabs(d.trial - d.base) / d.tol;
 		if (!smoke_counter_judged(c)) {
-			if (!nb || !nt)
-				continue;	/* reported where both have it */
-			snprintf(d.scenario, sizeof(d.scenario), "%s", b->name);
-			d.tol = smoke_tolerance(d.base, d.range);
-			ratio = fabs(d.trial - d.base) / d.tol;
 			if (!out->dev_compared++ || ratio > out->dev_worst_ratio) {
 				out->dev_worst = d;
 				out->dev_worst_ratio = ratio;
@@ -87,16 +87,7 @@ static void compare_scenario(const struct smoke_scenario *b, const struct smoke_
 			out->dev_beyond += ratio > 1;
 			continue;
 		}
-		if (!nb || !nt) {
-			cmp_error(out, -ENODATA, "%s of %s was measured in %s only", name, b->name,
-				  nb ? "the baseline" : "this run");
-			continue;
-		}
-		snprintf(d.scenario, sizeof(d.scenario), "%s", b->name);
-		d.tol = smoke_tolerance(d.base, d.range);
-		ratio = fabs(d.trial - d.base) / d.tol;
-		out->compared++;
-		if (out->compared == 1 || ratio > out->worst_ratio) {
+		if (!out->compared++ || ratio > out->worst_ratio) {
 			out->worst = d;
 			out->worst_ratio = ratio;
 		}
