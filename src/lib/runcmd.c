@@ -20,8 +20,14 @@ static void child(char *const argv[], const struct run_io *io, unsigned int time
 	 */
 	if (timeout_s)
 		setpgid(0, 0);
+	/*
+	 * Our standard output is our report (smoke.json is the unit's
+	 * stdout): a child's output goes where we are told, else to our
+	 * standard error, never into it.  "Failed to connect to bus" from
+	 * systemctl once made a smoke.json unparseable.
+	 */
 	if ((io->in_fd >= 0 && dup2(io->in_fd, STDIN_FILENO) < 0) ||
-	    (io->out_fd >= 0 && dup2(io->out_fd, STDOUT_FILENO) < 0) ||
+	    dup2(io->out_fd >= 0 ? io->out_fd : STDERR_FILENO, STDOUT_FILENO) < 0 ||
 	    (io->err_fd >= 0 && dup2(io->err_fd, STDERR_FILENO) < 0))
 		_exit(127);
 	for (char *const *e = io->env; e && *e; e++)

@@ -14,16 +14,18 @@
 
 /*
  * Run @argv (argv[0] a path, or a name looked up in PATH), its standard
- * output to @out_fd when that is >= 0 (else ours), for at most
- * @timeout_s seconds (0: no limit).  Its exit status (0..255; 127 if it
- * could not be started), RUNCMD_SIGNALED + N if signal N killed it,
- * RUNCMD_TIMED_OUT, or -errno if it could not be forked.
+ * output to @out_fd when that is >= 0, else to our standard error (ours
+ * is rafleet's report, JSON or a table: a child never writes into it),
+ * for at most @timeout_s seconds (0: no limit).  Its exit status
+ * (0..255; 127 if it could not be started), RUNCMD_SIGNALED + N if signal
+ * N killed it, RUNCMD_TIMED_OUT, or -errno if it could not be forked.
  */
 int run_command(char *const argv[], int out_fd, unsigned int timeout_s);
 
 /*
  * Where a child's standard streams go, and what it gets in its
- * environment besides ours: each fd < 0 is left as ours; @env is a NULL-
+ * environment besides ours: stdin and stderr < 0 are left as ours,
+ * stdout < 0 is our standard error (as above); @env is a NULL-
  * terminated list of "NAME=value" (NULL: nothing added).
  */
 struct run_io {
