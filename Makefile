@@ -39,7 +39,8 @@
 #                       a throttled disk, patched kernel
 #   make vm-canary      the canary in QEMU: calibrate, 2 A/A trials, seed 000,
 #                       an injected regression, the guard
-#   make vm-canary-full the canary in QEMU with 20 A/A trials
+#   make vm-canary-full the canary in QEMU with 20 A/A trials and a +10 %
+#                       loss injected on the throttled disk
 #   make vm-kexec       the kernel rollback by kexec in QEMU
 #   make vm-smoke-aa    the rollout guest with 20 A/A smoke trials across
 #                       kexec (make check's runs 5) and the injected one
@@ -277,13 +278,15 @@ vm: tools kernel
 # Linux 7.3.4 without the series, the same config: the counts the guest
 # tests compare "feature off" with (recorded in tests/vm/guest/*.c).
 # vm-canary: calibrate, A/A trials, seed 000's improvement and an injected
-# regression, in one boot; vm-canary-full runs 20 A/A trials instead of 2.
+# regression, in one boot; vm-canary-full runs 20 A/A trials instead of 2,
+# and injects a loss of about 10 % on the throttled disk (the slow one).
 CANARY_GUEST := $(GUEST_BIN) $(OUT)/rafleet /lib/systemd/systemd-sysctl
 vm-canary: tools kernel
 	RAFLEET_VM_SUITE=tests/vm/suite-canary tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
 
 vm-canary-full: tools kernel
-	RAFLEET_VM_SUITE=tests/vm/suite-canary-full tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
+	RAFLEET_VM_EXTRA=slow RAFLEET_VM_SUITE=tests/vm/suite-canary-full \
+		tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
 
 # demo: the whole host rollout on a booted systemd guest, told as it goes,
 # then a report (scripts/demo; the same test as make check's rollout-guest).

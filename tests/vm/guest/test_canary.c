@@ -2,16 +2,26 @@
 /*
  * In the guest: `rafleet calibrate` and `rafleet canary` on our kernel.
  *
- *   test_canary FILE AA_TRIALS INJECT_RA_KB [quick]
+ *   test_canary FILE AA_TRIALS INJECT_RA_KB [quick | INJECT_FILE RA_KB PER_S]
  *
  * 1. calibrate the two workloads of the async_keep_half canary;
  * 2. AA_TRIALS A/A canaries (the same setting in both arms): none may say
  *    REGRESS;
  * 3. seed 000's workloads, unbounded_large_folios off against on: PASS;
- * 4. a regression injected through a real kernel mechanism in one arm
- *    only: while vm.readahead_async_keep_half is 1, the disk's
- *    read_ahead_kb is INJECT_RA_KB (a child watches the sysctl and sets
- *    it).  `rafleet canary --act` must say REGRESS within the cap, turn
+ * 4. a regression injected in one arm only: while
+ *    vm.readahead_async_keep_half is 1, FILE's disk has read_ahead_kb
+ *    INJECT_RA_KB (ra_inject: a child watches the sysctl and sets it).
+ *    Or, with INJECT_FILE (make vm-canary-full, the throttled disk, where
+ *    a request costs time): that disk has read_ahead_kb RA_KB in both
+ *    arms, and while the feature is on io_inject reads PER_S times a
+ *    second from it, taking that share of its requests (40 of 400: about
+ *    +10 %).  read_ahead_kb alone cannot make a loss that small there
+ *    (the window is a power of two: the requests halve or double); and on
+ *    TCG's own virtio disk, which costs CPU per byte and nothing per
+ *    request, a smaller read_ahead_kb costs system time but next to no
+ *    wall time (64 MiB: 45.5 ms at 8192 KiB, 47 ms at 1024 or 256), so
+ *    the canary, which judges wall time, rightly says PASS.
+ *    `rafleet canary --act` must say REGRESS within the cap, turn
  *    the feature off and persist that in its own sysctl.d drop-in; then
  *    what a boot does, systemd-sysctl over the shipped defaults and the
  *    drop-in, must leave it off.
@@ -21,8 +31,8 @@
  *    a baseline of 30 windows in which a reader reads the file; then
  *    GUARD_QUIET_WINDOWS more windows of the same reads, judged with
  *    --act, must start no canary (no alarm: the guard's false alarms on
- *    the live guest); then the same injection, tied to that feature,
- *    makes two windows in a row leave their band, an alarm; `rafleet
+ *    the live guest); then INJECT_RA_KB on FILE's disk, tied to that
+ *    feature, makes two windows in a row leave their band, an alarm; `rafleet
  *    guard --act` must name the feature, run its canary, which says
  *    REGRESS, and the feature ends off and persisted.
  *
@@ -36,10 +46,12 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,7 +60,7 @@
 
 #define FEATURE "readahead_async_keep_half"
 #define WORKLOADS "-w seq-read -w read-4k-then-512k"
-#define RA_FILE "/sys/block/vda/queue/read_ahead_kb"
+#define RA_PATH_MAX 256
 #define DROPIN "/etc/sysctl.d/60-rafleet-" FEATURE ".conf"
 
 /* Run @cmd (through sh); its standard output parsed as JSON, its status. */
@@ -136,13 +148,60 @@ static void write_str(const char *path, const char *val)
 	}
 }
 
-/* The injection (ra_inject.c): read_ahead_kb follows @feature's sysctl. */
-static pid_t start_injector(const char *feature, const char *on_kb, const char *off_kb)
+/*
+ * The queue attribute @knob of the disk that holds @file, into @path: from
+ * its st_dev, /sys/dev/block/MAJ:MIN/queue (the test disks are whole disks).
+ */
+static void queue_path(const char *file, const char *knob, char *path, size_t len)
+{
+	struct stat st;
+
+	if (stat(file, &st)) {
+		snprintf(path, len, "/nonexistent (stat %s: %s)", file, strerror(errno));
+		return;
+	}
+	snprintf(path, len, "/sys/dev/block/%u:%u/queue/%s", major(st.st_dev), minor(st.st_dev),
+		 knob);
+}
+
+/* /dev/NAME of the disk that holds @file (its /sys/dev/block link's name) */
+static void disk_of(const char *file, char *dev, size_t len)
+{
+	char link[64], target[256];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(dev, len, "/nonexistent");
+	if (stat(file, &st))
+		return;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	snprintf(dev, len, "/dev/%s", strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
+}
+
+/* The other injection (io_inject.c): @per_s reads a second while @feature is 1. */
+static pid_t start_io_injector(const char *feature, const char *dev, const char *per_s)
 {
 	pid_t pid = fork();
 
 	if (!pid) {
-		execl("/tests/ra_inject", "ra_inject", feature, RA_FILE, on_kb, off_kb,
+		execl("/tests/io_inject", "io_inject", feature, dev, per_s, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* The injection (ra_inject.c): @ra_path follows @feature's sysctl. */
+static pid_t start_injector(const char *feature, const char *ra_path, const char *on_kb,
+			    const char *off_kb)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		execl("/tests/ra_inject", "ra_inject", feature, ra_path, on_kb, off_kb,
 		      (char *)NULL);
 		_exit(127);
 	}
@@ -244,10 +303,12 @@ static void guard_step(const char *file, const char *inject_kb, const char *off_
 	static const char *const off[] = { "readahead_unbounded_large_folios",
 					   "readahead_async_two_windows",
 					   "readahead_exec_large_folio" };
-	struct json_object *o, *w, *v, *act;
-	char cmd[512], path[256];
+	struct json_object *o, *w, *v, *act = NULL;
+	char cmd[512], path[256], ra_path[RA_PATH_MAX];
 	pid_t inj, reader;
 	int st;
+
+	queue_path(file, "read_ahead_kb", ra_path, sizeof(ra_path));
 
 	/* features off (live only) that could also explain the change */
 	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
@@ -262,14 +323,14 @@ static void guard_step(const char *file, const char *inject_kb, const char *off_
 
 	guard_quiet(file);
 
-	inj = start_injector("readahead_populate_io_pages", inject_kb, off_kb);
+	inj = start_injector("readahead_populate_io_pages", ra_path, inject_kb, off_kb);
 	/* two windows: the guard acts on the second out of band in a row */
 	reader = start_reader(file, 4.5);
 	o = run_json("/tests/rafleet guard --window 2 --windows 2 --act --json", &st);
 	waitpid(reader, NULL, 0);
 	kill(inj, SIGKILL);
 	waitpid(inj, NULL, 0);
-	write_str(RA_FILE, off_kb);
+	write_str(ra_path, off_kb);
 	w = last_window(o);
 	diag("guard window: %s, candidates %s", str_at(w, "verdict", NULL),
 	     w && json_object_object_get_ex(w, "candidates", &v) ? json_object_to_json_string(v) : "none");
@@ -280,8 +341,16 @@ static void guard_step(const char *file, const char *inject_kb, const char *off_
 	ok(w && json_object_object_get_ex(w, "alarm_candidates", &v) && json_object_array_length(v) == 1 &&
 	   !strcmp(json_object_get_string(json_object_array_get_idx(v, 0)), "readahead_populate_io_pages"),
 	   "the one feature on that can explain it is the candidate");
-	act = w && json_object_object_get_ex(w, "actions", &v) ? json_object_array_get_idx(v, 0) : NULL;
-	diag("its canary: %s", str_at(act, "decision", NULL));
+	/* its canary, found by name: the guard runs one for each candidate */
+	for (size_t i = 0; w && json_object_object_get_ex(w, "actions", &v) &&
+	     i < json_object_array_length(v); i++) {
+		struct json_object *a = json_object_array_get_idx(v, i);
+
+		diag("the guard's canary of %s: %s", str_at(a, "feature", NULL),
+		     str_at(a, "decision", NULL));
+		if (strstr(str_at(a, "feature", NULL), "readahead_populate_io_pages"))
+			act = a;
+	}
 	ok(!strcmp(str_at(act, "decision", NULL), "REGRESS"), "the guard ran its canary: REGRESS");
 	is_i64(read_int("/proc/sys/vm/readahead_populate_io_pages"), 0, "and the feature is off");
 	ok(access("/etc/sysctl.d/60-rafleet-readahead_populate_io_pages.conf", F_OK) == 0,
@@ -297,8 +366,12 @@ int main(int argc, char **argv)
 	const char *file = argc > 3 ? argv[1] : "/mnt/ext4/file64";
 	int trials = argc > 3 ? atoi(argv[2]) : 2, st;
 	const char *inject_kb = argc > 3 ? argv[3] : "128";
+	bool quick = argc > 4 && !strcmp(argv[4], "quick");
+	const char *inj_file = argc > 6 ? argv[4] : file;
+	const char *inj_kb = argc > 6 ? argv[5] : inject_kb;
+	const char *per_s = argc > 6 ? argv[6] : NULL;
 	unsigned int aa_pass = 0, aa_unknown = 0, aa_regress = 0, aa_pairs = 0;
-	char cmd[1024], off_kb[32];
+	char cmd[1024], off_kb[32], guard_off_kb[32], ra_path[RA_PATH_MAX];
 	struct json_object *o;
 	double lo, hi, est;
 	pid_t inj;
@@ -368,24 +441,40 @@ int main(int argc, char **argv)
 	ok(!strcmp(str_at(o, "decision", "action"), "keep"), "and the feature is kept");
 	if (o)
 		json_object_put(o);
-	if (argc > 4 && !strcmp(argv[4], "quick")) {
+	if (quick) {
 		guard_quiet(file);	/* the guard's false alarms, booted */
 		return tap_done();
 	}
 
 	/* 4. the injected regression, in arm B only */
-	snprintf(off_kb, sizeof(off_kb), "%d", read_int(RA_FILE));
-	inj = start_injector(FEATURE, inject_kb, off_kb);
+	queue_path(inj_file, "read_ahead_kb", ra_path, sizeof(ra_path));
+	snprintf(off_kb, sizeof(off_kb), "%d", read_int(ra_path));
+	if (per_s) {
+		char dev[300];
+
+		write_str(ra_path, inj_kb);
+		ok(read_int(ra_path) == atoi(inj_kb), "the injection's disk: read_ahead_kb %s in both arms",
+		   inj_kb);
+		disk_of(inj_file, dev, sizeof(dev));
+		inj = start_io_injector(FEATURE, dev, per_s);
+	} else {
+		inj = start_injector(FEATURE, ra_path, inj_kb, off_kb);
+	}
 	snprintf(cmd, sizeof(cmd), "/tests/rafleet canary " FEATURE " " WORKLOADS " --file %s --act --json",
-		 file);
+		 inj_file);
 	o = run_json(cmd, &st);
 	kill(inj, SIGKILL);
 	waitpid(inj, NULL, 0);
-	write_str(RA_FILE, off_kb);
+	write_str(ra_path, off_kb);
 	est = wall_estimate(o, 0, &lo, &hi);
-	diag("injected read_ahead_kb %s (from %s) with the feature on: %s after %d pairs, seq-read %+.1f %% [%+.1f, %+.1f]",
-	     inject_kb, off_kb, str_at(o, "verdict", NULL), int_at(o, "pairs", NULL),
-	     est * 100, lo * 100, hi * 100);
+	if (per_s)
+		diag("injected %s reads a second of its disk with the feature on (%s, read_ahead_kb %s): %s after %d pairs, seq-read %+.1f %% [%+.1f, %+.1f]",
+		     per_s, inj_file, inj_kb, str_at(o, "verdict", NULL), int_at(o, "pairs", NULL),
+		     est * 100, lo * 100, hi * 100);
+	else
+		diag("injected read_ahead_kb %s (from %s) with the feature on: %s after %d pairs, seq-read %+.1f %% [%+.1f, %+.1f]",
+		     inj_kb, off_kb, str_at(o, "verdict", NULL), int_at(o, "pairs", NULL),
+		     est * 100, lo * 100, hi * 100);
 	est = wall_estimate(o, 1, &lo, &hi);
 	diag("  read-4k-then-512k %+.1f %% [%+.1f, %+.1f]", est * 100, lo * 100, hi * 100);
 	diag("  corroborated by: %s", str_at(o, "corroboration", "by"));
@@ -413,7 +502,9 @@ int main(int argc, char **argv)
 	if (o)
 		json_object_put(o);
 
-	/* 5. the guard */
-	guard_step(file, inject_kb, off_kb);
+	/* 5. the guard, on FILE's disk */
+	queue_path(file, "read_ahead_kb", ra_path, sizeof(ra_path));
+	snprintf(guard_off_kb, sizeof(guard_off_kb), "%d", read_int(ra_path));
+	guard_step(file, inject_kb, guard_off_kb);
 	return tap_done();
 }
