@@ -11,8 +11,9 @@ static const struct options_help promote_help = {
 	"usage: rafleet promote [--json]\n"
 	"\n"
 	"On the trial boot, after 'rafleet smoke' passed: make the trial kernel the\n"
-	"default boot entry, with grubby --set-default where grubby exists, else\n"
-	"the default line of /boot/loader/loader.conf (Boot Loader Specification).\n"
+	"default boot entry of the boot loader that boots this host (systemd-boot:\n"
+	"LoaderEntryDefault if set, else the ESP's loader.conf, and boot counting\n"
+	"on an EFI boot; GRUB: grubenv's saved_entry; 'rafleet status' says which).\n"
 	"\n"
 	"options:\n",
 	15,

@@ -105,42 +105,51 @@ static int entry_line(struct boot_entry *e, const char *key, const char *val)
 	return 0;	/* devicetree, architecture, ...: not ours to report */
 }
 
-/*
- * A file an entry names, relative to the partition the entry is on: /boot
- * when that is its own partition, or / (then it is written /boot/...).
- */
-static bool boot_file_exists(const char *root, const char *file)
+/* @path under @root is a regular file */
+static bool is_regular(const char *root, const char *path)
 {
-	char rel[PATH_MAX], path[PATH_MAX];
+	char full[PATH_MAX];
 	struct stat st;
 
-	if ((size_t)snprintf(rel, sizeof(rel), "/boot%s%s",
-			     file[0] == '/' ? "" : "/", file) >= sizeof(rel))
-		return false;
-	if (!root_path(root, rel, path, sizeof(path)) && !stat(path, &st) &&
-	    S_ISREG(st.st_mode))
+	return !root_path(root, path, full, sizeof(full)) && !stat(full, &st) &&
+	       S_ISREG(st.st_mode);
+}
+
+bool boot_entry_file(const char *root, const struct boot_entry *e,
+		     const char *file, char *out, size_t len)
+{
+	const char *sep = file[0] == '/' ? "" : "/";
+	const char *base = e->base && strcmp(e->base, "/") ? e->base : "";
+
+	if ((size_t)snprintf(out, len, "%s%s%s", base, sep, file) < len &&
+	    is_regular(root, out))
 		return true;
-	return !root_path(root, rel + 5, path, sizeof(path)) &&
-	       !stat(path, &st) && S_ISREG(st.st_mode);
+	/* /boot a folder of the root filesystem: entries say /boot/... */
+	if (!strcmp(base, "/boot") &&
+	    (size_t)snprintf(out, len, "%s%s", sep, file) < len && is_regular(root, out))
+		return true;
+	out[0] = '\0';
+	return false;
 }
 
 static void check_files(struct boot_entry *e, const char *root,
 			struct warnings *w)
 {
 	const char *loader = e->kernel ? e->kernel : e->efi;
+	char path[PATH_MAX];
 
 	if (!loader) {
 		warn_add(w, "%s: no linux line (nor efi): nothing to boot", e->file);
 		return;
 	}
-	e->bootable = boot_file_exists(root, loader);
+	e->bootable = boot_entry_file(root, e, loader, path, sizeof(path));
 	if (!e->bootable)
-		warn_add(w, "%s: %s %s: no such file in /boot or /", e->file,
-			 e->kernel ? "linux" : "efi", loader);
+		warn_add(w, "%s: %s %s: no such file in %s", e->file,
+			 e->kernel ? "linux" : "efi", loader, e->base);
 	for (size_t i = 0; i < e->nr_initrd; i++)
-		if (!boot_file_exists(root, e->initrd[i]))
-			warn_add(w, "%s: initrd %s: no such file in /boot or /",
-				 e->file, e->initrd[i]);
+		if (!boot_entry_file(root, e, e->initrd[i], path, sizeof(path)))
+			warn_add(w, "%s: initrd %s: no such file in %s",
+				 e->file, e->initrd[i], e->base);
 }
 
 /* "NAME+LEFT-DONE" or "NAME+LEFT": the counters, cut off the id. */
@@ -165,7 +174,7 @@ static void parse_tries(struct boot_entry *e)
 	*plus = '\0';
 }
 
-static int entry_load(struct boot_entry *e, const char *root,
+static int entry_load(struct boot_entry *e, const char *root, const char *part,
 		      const char *name, struct warnings *w)
 {
 	char real[PATH_MAX];
@@ -176,7 +185,11 @@ static int entry_load(struct boot_entry *e, const char *root,
 	int err = 0;
 
 	memset(e, 0, sizeof(*e));
-	if (asprintf(&e->file, "%s/%s", BOOT_ENTRIES_DIR, name) < 0) {
+	e->base = strdup(part);
+	if (!e->base)
+		return -ENOMEM;
+	if (asprintf(&e->file, "%s/loader/entries/%s", strcmp(part, "/") ? part : "",
+		     name) < 0) {
 		e->file = NULL;
 		return -ENOMEM;
 	}
@@ -213,6 +226,7 @@ static void entry_free(struct boot_entry *e)
 {
 	free(e->id);
 	free(e->file);
+	free(e->base);
 	free(e->title);
 	free(e->version);
 	free(e->machine_id);
@@ -281,15 +295,18 @@ static bool is_entry_name(const char *name)
 	       strncmp(name, "auto-", 5);
 }
 
-static int load_entries(struct boot_loader *b, const char *root,
+static int load_entries(struct boot_loader *b, const char *root, const char *part,
 			struct warnings *w)
 {
-	char path[PATH_MAX], file[PATH_MAX];
+	char dir[PATH_MAX], path[PATH_MAX], file[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 	int err = 0;
 
-	d = root_opendir(root, BOOT_ENTRIES_DIR, path, sizeof(path), w);
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/loader/entries",
+			     strcmp(part, "/") ? part : "") >= sizeof(dir))
+		return 0;
+	d = root_opendir(root, dir, path, sizeof(path), w);
 	if (!d)
 		return 0;
 	while (!err && (de = readdir(d))) {
@@ -308,17 +325,15 @@ static int load_entries(struct boot_loader *b, const char *root,
 			break;
 		}
 		b->entries = e;
-		err = entry_load(&e[b->nr_entries], root, de->d_name, w);
+		err = entry_load(&e[b->nr_entries], root, part, de->d_name, w);
 		b->nr_entries++;	/* freed with the rest, even half-made */
 	}
 	closedir(d);
-	if (!err && b->nr_entries)
-		qsort(b->entries, b->nr_entries, sizeof(*b->entries), menu_order);
 	return err;
 }
 
 /* loader.conf's "default": the last one, as systemd-boot reads it. */
-static int load_default(struct boot_loader *b, const char *root,
+static int load_default(struct boot_loader *b, const char *root, const char *esp,
 			struct warnings *w)
 {
 	char real[PATH_MAX];
@@ -328,20 +343,24 @@ static int load_default(struct boot_loader *b, const char *root,
 	FILE *f;
 	int err = 0;
 
-	if (root_resolve(root, BOOT_LOADER_CONF, real, sizeof(real), &devnull) ||
+	if (asprintf(&b->conf, "%s/loader/loader.conf", strcmp(esp, "/") ? esp : "") < 0) {
+		b->conf = NULL;
+		return -ENOMEM;
+	}
+	if (root_resolve(root, b->conf, real, sizeof(real), &devnull) ||
 	    devnull)
 		return 0;
 	f = fopen(real, "re");
 	if (!f) {
 		if (errno != ENOENT && errno != ENOTDIR)
-			warn_add(w, "%s: %s", BOOT_LOADER_CONF, strerror(errno));
+			warn_add(w, "%s: %s", b->conf, strerror(errno));
 		return 0;
 	}
 	while (!err && getline(&line, &cap, f) >= 0)
 		if (split_line(line, &key, &val) && !strcmp(key, "default"))
 			err = set_str(&b->default_pattern, val);
 	if (!err && ferror(f))
-		warn_add(w, "%s: read error", BOOT_LOADER_CONF);
+		warn_add(w, "%s: read error", b->conf);
 	free(line);
 	fclose(f);
 	return err;
@@ -374,30 +393,46 @@ static void select_default(struct boot_loader *b, struct warnings *w)
 	}
 	if (p[0] == '@') {
 		warn_add(w, "%s: default %s: chosen from an EFI variable at boot, not known from files",
-			 BOOT_LOADER_CONF, p);
+			 b->conf, p);
 		return;
 	}
+	b->default_entry = boot_loader_find(b, p);
+	if (!b->default_entry)
+		warn_add(w, "%s: default %s matches no bootable entry", b->conf, p);
+}
+
+struct boot_entry *boot_loader_find(const struct boot_loader *b, const char *pattern)
+{
 	for (size_t i = 0; i < b->nr_entries; i++)
 		if (b->entries[i].bootable &&
-		    boot_pattern_matches(p, b->entries[i].id)) {
-			b->default_entry = &b->entries[i];
-			return;
-		}
-	warn_add(w, "%s: default %s matches no bootable entry", BOOT_LOADER_CONF, p);
+		    boot_pattern_matches(pattern, b->entries[i].id))
+			return &b->entries[i];
+	return NULL;
+}
+
+int boot_loader_load_parts(struct boot_loader *b, const char *root,
+			   const char *const *parts, struct warnings *w)
+{
+	int err = 0;
+
+	memset(b, 0, sizeof(*b));
+	for (size_t i = 0; !err && parts[i]; i++)
+		err = load_entries(b, root, parts[i], w);
+	if (!err && b->nr_entries)
+		qsort(b->entries, b->nr_entries, sizeof(*b->entries), menu_order);
+	if (!err && parts[0])
+		err = load_default(b, root, parts[0], w);
+	if (!err)
+		select_default(b, w);
+	return err;
 }
 
 int boot_loader_load(struct boot_loader *b, const char *root,
 		     struct warnings *w)
 {
-	int err;
+	static const char *const parts[] = { "/boot", NULL };
 
-	memset(b, 0, sizeof(*b));
-	err = load_entries(b, root, w);
-	if (!err)
-		err = load_default(b, root, w);
-	if (!err)
-		select_default(b, w);
-	return err;
+	return boot_loader_load_parts(b, root, parts, w);
 }
 
 void boot_loader_free(struct boot_loader *b)
@@ -406,5 +441,22 @@ void boot_loader_free(struct boot_loader *b)
 		entry_free(&b->entries[i]);
 	free(b->entries);
 	free(b->default_pattern);
+	free(b->conf);
 	memset(b, 0, sizeof(*b));
+}
+
+/* The release in an image's name: vmlinuz-REL, or .../modules/REL/vmlinuz. */
+bool kernel_image_release(const char *image, char *out, size_t len)
+{
+	const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
+	const char *mod = strstr(image, "/modules/");
+
+	if (!strncmp(base, "vmlinuz-", 8) && base[8])
+		return (size_t)snprintf(out, len, "%s", base + 8) < len;
+	if (mod && !strcmp(base, "vmlinuz")) {
+		mod += strlen("/modules/");
+		return (size_t)snprintf(out, len, "%.*s", (int)(base - 1 - mod), mod) < len &&
+		       *out;
+	}
+	return false;
 }

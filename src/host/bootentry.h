@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Boot Loader Specification type #1 entries, the *.conf files of
- * /boot/loader/entries, and the default entry that /boot/loader/loader.conf
- * names, read the way systemd-boot reads them.
+ * PARTITION/loader/entries, and the default entry that the ESP's
+ * loader/loader.conf names, read the way systemd-boot reads them.  The
+ * partitions are the ESP and the XBOOTLDR partition (host/bootloader.h
+ * finds them); a host without either has them in /boot on its root
+ * filesystem.  The same structures carry the menu entries of GRUB's
+ * grub.cfg (host/bootloader.c), so that one list serves every boot loader.
  */
 #ifndef RAFLEET_BOOTENTRY_H
 #define RAFLEET_BOOTENTRY_H
@@ -17,7 +21,8 @@
 
 struct boot_entry {
 	char *id;		/* the file name without .conf or "+LEFT-DONE" */
-	char *file;		/* /boot/loader/entries/ID.conf */
+	char *file;		/* PARTITION/loader/entries/ID.conf as read */
+	char *base;		/* PARTITION: where its kernel paths start */
 	char *title, *version, *machine_id, *sort_key;
 	char *kernel;		/* the "linux" line; NULL if none */
 	char *efi;		/* the "efi" line; NULL if none */
@@ -32,6 +37,7 @@ struct boot_loader {
 	struct boot_entry *entries;	/* in systemd-boot's menu order */
 	size_t nr_entries;
 	char *default_pattern;	/* loader.conf's "default", NULL if none */
+	char *conf;		/* the loader.conf read, "" if none */
 	/*
 	 * The first bootable entry in menu order that default_pattern
 	 * matches, or with no default line the first bootable entry (what
@@ -41,12 +47,31 @@ struct boot_loader {
 };
 
 /*
- * Read the entries and loader.conf under @root.  A file that cannot be
- * read, an entry with nothing to boot or a missing kernel is a warning;
- * the result is 0, or -ENOMEM.
+ * Read the entries and loader.conf under @root, from /boot.  A file that
+ * cannot be read, an entry with nothing to boot or a missing kernel is a
+ * warning; the result is 0, or -ENOMEM.
  */
 int boot_loader_load(struct boot_loader *b, const char *root,
 		     struct warnings *w);
+
+/*
+ * The same from the partitions @parts (host paths: the ESP first, whose
+ * loader/loader.conf counts, then the XBOOTLDR partition; NULL-terminated),
+ * the menu merged as systemd-boot merges it.
+ */
+int boot_loader_load_parts(struct boot_loader *b, const char *root,
+			   const char *const *parts, struct warnings *w);
+
+/* The first bootable entry of the menu that @pattern selects, or NULL. */
+struct boot_entry *boot_loader_find(const struct boot_loader *b, const char *pattern);
+
+/*
+ * The host path of @file as entry @e names it (relative to its partition;
+ * on a root filesystem that holds /boot as a folder, also from /), if that
+ * file is there.  false if it is not, or the path does not fit.
+ */
+bool boot_entry_file(const char *root, const struct boot_entry *e,
+		     const char *file, char *out, size_t len);
 
 void boot_loader_free(struct boot_loader *b);
 
@@ -56,5 +81,11 @@ void boot_loader_free(struct boot_loader *b);
  * its .conf?
  */
 bool boot_pattern_matches(const char *pattern, const char *id);
+
+/*
+ * The release in an image's name: /boot/vmlinuz-RELEASE or
+ * .../modules/RELEASE/vmlinuz.  false if it has neither form.
+ */
+bool kernel_image_release(const char *image, char *out, size_t len);
 
 #endif

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "host/bootentry.h"
+#include "host/bootloader.h"
 #include "lib/rootdir.h"
 
 static bool is_file(const char *root, const char *path)
@@ -17,20 +18,6 @@ static bool is_file(const char *root, const char *path)
 
 	return !root_path(root, path, full, sizeof(full)) && !stat(full, &st) &&
 	       S_ISREG(st.st_mode);
-}
-
-/*
- * A file a boot entry names is relative to the partition the entry is on:
- * /boot when that is its own partition (then it is /boot/FILE here), else /.
- */
-static bool entry_file(const char *root, const char *file, char *out, size_t len)
-{
-	const char *sep = file[0] == '/' ? "" : "/";
-
-	if ((size_t)snprintf(out, len, "/boot%s%s", sep, file) < len &&
-	    is_file(root, out))
-		return true;
-	return (size_t)snprintf(out, len, "%s%s", sep, file) < len && is_file(root, out);
 }
 
 /* A file named PREFIX RELEASE SUFFIX. */
@@ -64,6 +51,8 @@ static const struct boot_entry *entry_for(const struct boot_loader *b,
 		if (release && e->version && !strcmp(e->version, release))
 			return e;
 		if (image && (!strcmp(e->kernel, image) ||
+			      (snprintf(path, sizeof(path), "%s%s", e->base && strcmp(e->base, "/") ?
+					e->base : "", e->kernel) > 0 && !strcmp(path, image)) ||
 			      (snprintf(path, sizeof(path), "/boot%s", e->kernel) > 0 &&
 			       !strcmp(path, image))))
 			return e;
@@ -71,25 +60,29 @@ static const struct boot_entry *entry_for(const struct boot_loader *b,
 	return NULL;
 }
 
-/* The release in an image's name: vmlinuz-REL, or .../modules/REL/vmlinuz. */
-bool kernel_image_release(const char *image, char *out, size_t len)
+/*
+ * The menu of the boot loader that boots the host; with none found, no
+ * entries (the kernel is then looked for by its file names alone).
+ */
+static int load_menu(struct boot_loader *b)
 {
-	const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
-	const char *mod = strstr(image, "/modules/");
+	struct bootloader bl;
+	struct warnings w = { 0 };
+	char why[256];
+	int err;
 
-	if (!strncmp(base, "vmlinuz-", 8) && base[8])
-		return (size_t)snprintf(out, len, "%s", base + 8) < len;
-	if (mod && !strcmp(base, "vmlinuz")) {
-		mod += strlen("/modules/");
-		return (size_t)snprintf(out, len, "%.*s", (int)(base - 1 - mod), mod) < len &&
-		       *out;
+	if (bootloader_detect(&bl, why, sizeof(why))) {
+		memset(b, 0, sizeof(*b));
+		return 0;
 	}
-	return false;
+	err = bootloader_menu(&bl, b, &w);
+	warn_free(&w);
+	return err;
 }
 
-int kernel_find(const char *root, const char *spec, struct kernel_files *k,
-		char *why, size_t len)
+int kernel_find(const char *spec, struct kernel_files *k, char *why, size_t len)
 {
+	const char *root = rootdir_get();
 	static const struct name_pattern images[] = {
 		{ "/boot/vmlinuz-", "" },
 		{ "/usr/lib/modules/", "/vmlinuz" },
@@ -103,13 +96,11 @@ int kernel_find(const char *root, const char *spec, struct kernel_files *k,
 	};
 	const struct boot_entry *e;
 	struct boot_loader b;
-	struct warnings w = { 0 };
 	bool is_path = strchr(spec, '/') != NULL;
 	int err;
 
 	memset(k, 0, sizeof(*k));
-	err = boot_loader_load(&b, root, &w);
-	warn_free(&w);
+	err = load_menu(&b);
 	if (err)
 		return err;
 	e = entry_for(&b, is_path ? NULL : spec, is_path ? spec : NULL);
@@ -129,7 +120,7 @@ int kernel_find(const char *root, const char *spec, struct kernel_files *k,
 		}
 	} else {
 		snprintf(k->release, sizeof(k->release), "%s", spec);
-		if (!(e && entry_file(root, e->kernel, k->image, sizeof(k->image))) &&
+		if (!(e && boot_entry_file(root, e, e->kernel, k->image, sizeof(k->image))) &&
 		    !first_of(root, images, spec, k->image, sizeof(k->image))) {
 			snprintf(why, len, "kernel %s: no boot entry of that version, no /boot/vmlinuz-%s, no /usr/lib/modules/%s/vmlinuz",
 				 spec, spec, spec);
@@ -141,7 +132,7 @@ int kernel_find(const char *root, const char *spec, struct kernel_files *k,
 		snprintf(k->options, sizeof(k->options), "%s", e->options ? e->options : "");
 	}
 	if (e && e->nr_initrd) {
-		if (!entry_file(root, e->initrd[0], k->initrd, sizeof(k->initrd))) {
+		if (!boot_entry_file(root, e, e->initrd[0], k->initrd, sizeof(k->initrd))) {
 			k->initrd[0] = '\0';
 			snprintf(k->missing_initrd, sizeof(k->missing_initrd), "%s", e->initrd[0]);
 		}

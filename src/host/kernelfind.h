@@ -24,7 +24,8 @@ struct kernel_files {
 };
 
 /*
- * Find @spec under @root: a release ("7.3.4-1.rafleet.virt") or the path
+ * Find @spec under $RAFLEET_ROOT, in the menu of the boot loader that
+ * boots it (host/bootloader.h): a release ("7.3.4-1.rafleet.virt") or the path
  * of a kernel image (its release is read from its name, /boot/vmlinuz-REL
  * or /usr/lib/modules/REL/vmlinuz, or from the entry that boots it).
  * The entry's id and options come with it; an initrd the entry names but
@@ -32,13 +33,6 @@ struct kernel_files {
  * elsewhere.
  * 0, or -ENOENT with @why saying what was not found.
  */
-int kernel_find(const char *root, const char *spec, struct kernel_files *k,
-		char *why, size_t len);
-
-/*
- * The release in an image's name: /boot/vmlinuz-RELEASE or
- * .../modules/RELEASE/vmlinuz.  false if it has neither form.
- */
-bool kernel_image_release(const char *image, char *out, size_t len);
+int kernel_find(const char *spec, struct kernel_files *k, char *why, size_t len);
 
 #endif

@@ -20,7 +20,7 @@ enum env_var {
 	ENV_KMSG,		/* RAFLEET_KMSG: /dev/kmsg */
 	ENV_UNAME_R,		/* RAFLEET_UNAME_R: uname -r */
 	/* programs run (tests) */
-	ENV_GRUBBY,		/* RAFLEET_GRUBBY */
+	ENV_GRUB_EDITENV,	/* RAFLEET_GRUB_EDITENV */
 	ENV_KEXEC,		/* RAFLEET_KEXEC */
 	ENV_SYSTEMCTL,		/* RAFLEET_SYSTEMCTL */
 	ENV_CANARY,		/* RAFLEET_CANARY: the rafleet guard runs */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one way rafleet runs another program (kexec, systemctl, grubby,
+ * The one way rafleet runs another program (kexec, systemctl, grub-editenv,
  * rafleet bench, fio, the canary, health checks) and waits for it, with a
  * time limit: past it, its whole process group is killed.
  */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "lib/atomicfile.h"
-#include "host/bootdefault.h"
+#include "host/bootloader.h"
 #include "lib/failpoint.h"
 #include "lib/fileio.h"
 #include "host/kernelfind.h"
@@ -285,8 +285,9 @@ static int set_kernel(struct state_kernel *k, const struct kernel_files *f,
  */
 static int stage_checks(const struct rollout *r, const struct stage_opts *o,
 			const struct trial_config *tc, const struct kernel_files *trial,
-			struct boot_default *def)
+			struct bootloader *bl, struct boot_target *def)
 {
+	struct boot_target once;
 	char why[512], dev[PATH_MAX];
 	int err;
 
@@ -319,17 +320,30 @@ static int stage_checks(const struct rollout *r, const struct stage_opts *o,
 			trial->initrd, trial->release);
 		return -EINVAL;
 	}
-	err = boot_default_get(def, why, sizeof(why));
+	err = bootloader_detect(bl, why, sizeof(why));
+	if (!err)
+		err = bootloader_default(bl, def, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "rafleet stage: cannot tell what the next boot boots: %s; a failed trial comes back to the default entry, so it must be known\n",
 			why);
 		return err == -ENOENT || err == -EOPNOTSUPP ? -EINVAL : err;
 	}
 	if (strcmp(def->release, r->now.release)) {
-		fprintf(stderr, "rafleet stage: the default boot entry (%s, by %s) boots %s, not the running kernel %s: a failed trial would not come back to this kernel; make it the default first\n",
-			def->entry, def->how, *def->release ? def->release : "an unknown kernel",
-			r->now.release);
+		fprintf(stderr, "rafleet stage: the default boot entry (%s, by %s: %s) boots %s, not the running kernel %s: a failed trial would not come back to this kernel; make it the default first\n",
+			def->entry, bl->name, def->source,
+			*def->release ? def->release : "an unknown kernel", r->now.release);
 		return -EINVAL;
+	}
+	err = bootloader_oneshot(bl, &once, why, sizeof(why));
+	if (!err && strcmp(once.release, r->now.release)) {
+		fprintf(stderr, "rafleet stage: a one-shot next boot is set (%s, by %s: %s), booting %s: a failed trial's reset would boot it, not this kernel; clear it first\n",
+			once.entry, bl->name, once.source,
+			*once.release ? once.release : "an unknown kernel");
+		return -EINVAL;
+	}
+	if (err && err != -ENOENT) {
+		fprintf(stderr, "rafleet stage: cannot tell whether a one-shot next boot is set: %s\n", why);
+		return err;
 	}
 	return 0;
 }
@@ -339,7 +353,8 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 	struct state *s = &r->st;
 	struct kernel_files trial, prev;
 	struct trial_config tc;
-	struct boot_default def;
+	struct bootloader bl;
+	struct boot_target def;
 	char why[512], base[4096], cmdline[4200], token[24], path[PATH_MAX];
 	const char *args[2];
 	int err;
@@ -354,7 +369,7 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 		fprintf(stderr, "rafleet stage: %s\n", why);
 		return err;
 	}
-	err = kernel_find(rootdir_get(), o->kernel, &trial, why, sizeof(why));
+	err = kernel_find(o->kernel, &trial, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "rafleet stage: %s\n", why);
 		return err;
@@ -364,10 +379,10 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 			trial.release);
 		return -EINVAL;
 	}
-	err = stage_checks(r, o, &tc, &trial, &def);
+	err = stage_checks(r, o, &tc, &trial, &bl, &def);
 	if (err)
 		return err;
-	if (kernel_find(rootdir_get(), r->now.release, &prev, why, sizeof(why))) {
+	if (kernel_find(r->now.release, &prev, why, sizeof(why))) {
 		fprintf(stderr, "rafleet stage: the running kernel's files: %s; a kernel rollback will reboot instead of kexec\n",
 			why);
 		snprintf(prev.release, sizeof(prev.release), "%s", r->now.release);
@@ -388,7 +403,7 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 	if (!err)
 		err = state_set(&s->previous.default_entry, def.entry);
 	if (!err)
-		err = state_set(&s->previous.default_how, def.how);
+		err = state_set(&s->previous.default_how, bl.name);
 	if (!err)
 		err = set_kernel(&s->trial, &trial, cmdline);
 	if (!err)
@@ -428,21 +443,34 @@ int rollout_resume_stage(struct rollout *r)
 
 /* ---- the previous default entry ---- */
 
-/* Make the default entry stage recorded the default again. */
+/*
+ * Make the default entry stage recorded the default again, by the same
+ * boot loader.
+ */
 static int restore_default(struct rollout *r, char *why, size_t len)
 {
 	const struct state_kernel *p = &r->st.previous;
-	struct boot_default d = { 0 };
+	struct bootloader bl;
+	struct boot_target t = { 0 };
+	char how[PATH_MAX + 1200];
+	int err;
 
 	if (!p->default_entry || !p->default_how) {
 		snprintf(why, len, "no default entry was recorded when %s was staged",
 			 r->st.trial.release ? r->st.trial.release : "the trial kernel");
 		return -ENOENT;
 	}
-	snprintf(d.entry, sizeof(d.entry), "%s", p->default_entry);
-	snprintf(d.how, sizeof(d.how), "%s", p->default_how);
-	snprintf(d.release, sizeof(d.release), "%s", p->release ? p->release : "");
-	return boot_default_restore(&d, why, len);
+	err = bootloader_detect(&bl, why, len);
+	if (err)
+		return err;
+	if (strcmp(bl.name, p->default_how)) {
+		snprintf(why, len, "the default %s was %s's, and %s boots this host now",
+			 p->default_entry, p->default_how, bl.name);
+		return -EINVAL;
+	}
+	snprintf(t.entry, sizeof(t.entry), "%s", p->default_entry);
+	snprintf(t.release, sizeof(t.release), "%s", p->release ? p->release : "");
+	return bootloader_set_default(&bl, &t, false, how, sizeof(how), why, len);
 }
 
 /* ---- promote ---- */
@@ -451,13 +479,20 @@ static int promote_steps(struct rollout *r)
 {
 	struct state_kernel *t = &r->st.trial;
 	struct journal_fields jf = { .kernel = t->release, .verdict = "promoted" };
-	char why[512] = "", how[PATH_MAX + 32], detail[PATH_MAX + 256];
+	char why[512] = "", how[PATH_MAX + 1200], detail[PATH_MAX + 1500];
+	struct bootloader bl;
+	struct boot_target target;
 	int err;
 
 	err = rollout_step(r, "default-entry");
 	if (err)
 		return err;
-	err = boot_default_set(t->release, t->image, how, sizeof(how), why, sizeof(why));
+	err = bootloader_detect(&bl, why, sizeof(why));
+	if (!err)
+		err = bootloader_find(&bl, t->release, t->image, &target, why, sizeof(why));
+	if (!err)
+		err = bootloader_set_default(&bl, &target, true, how, sizeof(how), why,
+					     sizeof(why));
 	if (err)
 		return rollout_fail(r, "promote", why, err);
 	failpoint("promote.after-default-entry");

@@ -38,9 +38,10 @@ struct state_kernel {
 	char *staged_boot_id;	/* trial: the boot that loaded it */
 	char *trial_boot_id;	/* trial: the boot that ran it */
 	/*
-	 * previous: the boot loader's default when stage checked it (the
-	 * entry id of loader.conf or grubby's image) and which of the two
-	 * said so, what a demotion or an interrupted promote restores.
+	 * previous: the boot loader's default when stage checked it (a BLS
+	 * entry id, or GRUB's id path) and which boot loader said so
+	 * ("systemd-boot", "grub", "grub-bls"), what a demotion or an
+	 * interrupted promote restores.
 	 */
 	char *default_entry, *default_how;
 };

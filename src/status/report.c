@@ -112,6 +112,22 @@ static void entry_json(struct json_writer *w, const struct boot_entry *e,
 	json_obj_end(w);
 }
 
+/* {"entry", "release", "source"}, or null; with "error" when @why says */
+static void target_json(struct json_writer *w, const char *key, const struct boot_target *t,
+			const char *why)
+{
+	if (!t && !(why && *why)) {
+		json_null(w, key);
+		return;
+	}
+	json_obj_begin(w, key);
+	json_str(w, "entry", t ? t->entry : NULL);
+	json_str(w, "release", t && t->release[0] ? t->release : NULL);
+	json_str(w, "source", t ? t->source : NULL);
+	json_str(w, "error", t ? NULL : why);
+	json_obj_end(w);
+}
+
 static void boot_loader_json(struct json_writer *w, const struct status *st)
 {
 	const struct boot_loader *b = &st->boot;
@@ -121,9 +137,18 @@ static void boot_loader_json(struct json_writer *w, const struct status *st)
 		entry_json(w, &b->entries[i], &b->entries[i] == b->default_entry);
 	json_arr_end(w);
 	json_obj_begin(w, "loader");
-	json_str(w, "config", BOOT_LOADER_CONF);
+	json_str(w, "name", st->bl_err ? NULL : st->bl.name);
+	json_str(w, "chosen_by", st->bl_err ? NULL : st->bl.chosen_by);
+	json_str(w, "error", st->bl_err ? st->bl_why : NULL);
+	json_boolean(w, "efi", !st->bl_err && st->bl.efi);
+	json_str(w, "esp", !st->bl_err && st->bl.kind == BOOTLOADER_SDBOOT ? st->bl.esp : NULL);
+	json_str(w, "xbootldr", !st->bl_err && st->bl.xbootldr[0] ? st->bl.xbootldr : NULL);
+	json_str(w, "config", b->conf);
 	json_str(w, "default_pattern", b->default_pattern);
 	json_str(w, "default_entry", b->default_entry ? b->default_entry->id : NULL);
+	target_json(w, "default", st->bl_err || st->def_err ? NULL : &st->def,
+		    st->bl_err ? st->bl_why : st->def_why);
+	target_json(w, "oneshot", st->bl_err || st->once_err ? NULL : &st->once, NULL);
 	json_obj_end(w);
 }
 
@@ -260,7 +285,13 @@ static void boot_table(FILE *f, const struct status *st)
 {
 	const struct boot_loader *b = &st->boot;
 
-	fprintf(f, "\nboot entries (%s), in menu order\n", BOOT_ENTRIES_DIR);
+	if (st->bl_err) {
+		fprintf(f, "\nboot loader: none found (%s)\n", st->bl_why);
+		return;
+	}
+	fprintf(f, "\nboot loader: %s (%s)%s\n", st->bl.name, st->bl.chosen_by,
+		st->bl.efi ? ", EFI" : "");
+	fprintf(f, "boot entries, in menu order\n");
 	if (!b->nr_entries)
 		fprintf(f, "  none\n");
 	for (size_t i = 0; i < b->nr_entries; i++) {
@@ -270,18 +301,17 @@ static void boot_table(FILE *f, const struct status *st)
 			e->id, e->version ? e->version : "-", e->title ? e->title : "-",
 			e->bootable ? "" : "  (not bootable)");
 	}
-	if (b->default_entry && b->default_pattern)
-		fprintf(f, "default entry: %s (default %s in %s)\n",
-			b->default_entry->id, b->default_pattern, BOOT_LOADER_CONF);
-	else if (b->default_entry)
-		fprintf(f, "default entry: %s (no default line in %s: the first of the menu)\n",
-			b->default_entry->id, BOOT_LOADER_CONF);
-	else if (b->default_pattern)
-		fprintf(f, "default entry: none (default %s in %s matches no bootable entry)\n",
-			b->default_pattern, BOOT_LOADER_CONF);
+	if (st->def_err)
+		fprintf(f, "default entry: none (%s)\n", st->def_why);
 	else
-		fprintf(f, "default entry: none (no default line in %s)\n",
-			BOOT_LOADER_CONF);
+		fprintf(f, "default entry: %s, %s (%s)\n", st->def.entry,
+			st->def.release[0] ? st->def.release : "an unknown kernel", st->def.source);
+	if (!st->once_err)
+		fprintf(f, "one-shot next boot: %s, %s (%s)\n", st->once.entry,
+			st->once.release[0] ? st->once.release : "an unknown kernel",
+			st->once.source);
+	else
+		fprintf(f, "one-shot next boot: none\n");
 }
 
 static void rollout_table(FILE *f, const struct status *st)

@@ -30,6 +30,21 @@ static void read_live(struct status *st)
 			 st->nr_present, nr_features);
 }
 
+/* The boot loader, its menu, its default and one-shot. */
+static int read_boot(struct status *st)
+{
+	char why[512];
+
+	st->bl_err = bootloader_detect(&st->bl, st->bl_why, sizeof(st->bl_why));
+	if (st->bl_err)
+		return 0;
+	st->def_err = bootloader_default(&st->bl, &st->def, st->def_why, sizeof(st->def_why));
+	st->once_err = bootloader_oneshot(&st->bl, &st->once, why, sizeof(why));
+	if (st->once_err && st->once_err != -ENOENT)
+		warn_add(&st->warn, "the one-shot boot: %s", why);
+	return bootloader_menu(&st->bl, &st->boot, &st->warn);
+}
+
 static void boot_values(struct status *st)
 {
 	for (int i = 0; i < nr_features; i++) {
@@ -107,7 +122,7 @@ int status_collect(struct status *st, const char *root)
 		return err;
 	for (size_t i = 0; i < st->kernels.nr; i++)
 		st->kernels.k[i].running = !strcmp(st->kernels.k[i].release, st->release);
-	return boot_loader_load(&st->boot, root, &st->warn);
+	return read_boot(st);
 }
 
 void status_free(struct status *st)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "host/bootentry.h"
+#include "host/bootloader.h"
 #include "host/feature.h"
 #include "host/kernels.h"
 #include "host/running.h"
@@ -45,7 +46,13 @@ struct status {
 	struct feature_status *feat;	/* nr_features of them */
 	struct sysctld sysctl;
 	struct kernels kernels;
-	struct boot_loader boot;
+	struct boot_loader boot;	/* the menu, default_entry the effective one */
+	struct bootloader bl;
+	int bl_err;			/* 0, or why no boot loader was found */
+	char bl_why[512];
+	struct boot_target def, once;	/* the default, the one-shot */
+	int def_err, once_err;		/* once_err -ENOENT: no one-shot */
+	char def_why[512];
 	struct rollout_status rollout;
 	char canary_dir[4096];	/* STATEDIR/canary */
 	struct status_canary *canary;	/* nr_canary of them, in feature order */

@@ -241,8 +241,12 @@ static void test_table(void)
 	is_str(row(r.out, "vm.readahead_async_keep_half "),
 	       "vm.readahead_async_keep_half 0 0 /etc/sysctl.d/90-rafleet.conf:1",
 	       "  a row: live 0, boot 0 from its explicit line");
-	ok(strstr(r.out, "default entry: rafleet-7.3.4 (default rafleet-* in /boot/loader/loader.conf)") != NULL,
+	ok(strstr(r.out, "boot loader: systemd-boot (/boot/loader") != NULL,
+	   "  names the boot loader and what found it");
+	ok(strstr(r.out, "default entry: rafleet-7.3.4, ") &&
+	   strstr(r.out, "(/boot/loader/loader.conf: default rafleet-*)"),
 	   "  names the default entry and the pattern");
+	ok(strstr(r.out, "one-shot next boot: none") != NULL, "  and that no one-shot is set");
 	ok(strstr(r.out, "\nwarnings\n  ") != NULL, "  lists the warnings");
 	if (!ok(strstr(r.out, "(not bootable)") != NULL, "  marks the broken entry"))
 		diag("%s", r.out);
@@ -278,7 +282,8 @@ static void test_kernel_default(void)
 	   has_null(get(doc, "loader"), "default_pattern"),
 	   "  no kernels, no entries, no default, no canaries, no warnings");
 	run(&r, "");
-	ok(strstr(r.out, "default entry: none") != NULL, "  the table says default entry: none");
+	ok(strstr(r.out, "boot loader: none found (no boot loader found") != NULL,
+	   "  the table says no boot loader was found, and what was looked for");
 	json_object_put(doc);
 	setenv("RAFLEET_ROOT", root, 1);
 }
@@ -395,6 +400,7 @@ int main(void)
 	fakefs_mkdir_p(root);
 	setenv("RAFLEET_ROOT", root, 1);
 	setenv("RAFLEET_PROCSYS", procsys, 1);
+	setenv("RAFLEET_SYSFS", "/nonexistent-rafleet-sysfs", 1);	/* no EFI: not the host's */
 	make_host(u.release);
 
 	test_args();

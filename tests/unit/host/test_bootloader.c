@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootloader, the systemd-boot backend, on a fake root and a fake
+ * efivarfs: which boot loader is found (boot.conf, LoaderInfo, an ESP
+ * with an XBOOTLDR partition, /boot alone, GRUB's grub.cfg); the
+ * effective default (LoaderEntryDefault over loader.conf, loader.conf's
+ * pattern, the first of the menu) and the one-shot; promote's write
+ * (the variable when it is set, else loader.conf, kept at one sector and
+ * rewritten in place: the same inode, the same size), boot counting on an
+ * EFI boot only; restoring a recorded default; what is refused.  And the
+ * GRUB backends on their files, written with the real grub-editenv:
+ * Debian's grub.cfg menu with GRUB_DEFAULT=saved (saved_entry names an
+ * id path that survives a regenerated grub.cfg), GRUB_DEFAULT=0 refused
+ * for a promotion, the one-shot next_entry; Fedora's BLS entries with
+ * saved_entry naming an entry's id.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "host/bootloader.h"
+#include "host/efivar.h"
+#include "fakefs.h"
+#include "tap.h"
+
+static char root[] = "/tmp/rafleet-bootloader-XXXXXX";
+static char sysfs[] = "/tmp/rafleet-bootloader-sys-XXXXXX";
+
+static void put(const char *rel, const char *content)
+{
+	if (fakefs_put(root, rel, content))
+		diag("cannot write %s/%s", root, rel);
+}
+
+static const char *file(const char *rel)
+{
+	static char buf[4096];
+	char path[sizeof(root) + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "r");
+	buf[f ? fread(buf, 1, sizeof(buf) - 1, f) : 0] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+static struct stat st_of(const char *rel)
+{
+	char path[sizeof(root) + 128];
+	struct stat st = { 0 };
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	stat(path, &st);
+	return st;
+}
+
+static bool exists(const char *rel)
+{
+	char path[sizeof(root) + 128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return !stat(path, &st);
+}
+
+static void reset(bool efi)
+{
+	char dir[sizeof(sysfs) + 64];
+
+	fakefs_rm_tree(root);
+	fakefs_mkdir_p(root);
+	fakefs_rm_tree(sysfs);
+	fakefs_mkdir_p(sysfs);
+	if (efi) {
+		snprintf(dir, sizeof(dir), "%s/firmware/efi/efivars", sysfs);
+		fakefs_mkdir_p(dir);
+	}
+}
+
+/* two kernels with entries on @part, the old one (Debian's) the default */
+static void two_kernels(const char *part)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/abc/6.1.0-13-amd64/linux", part);
+	put(p, "k");
+	snprintf(p, sizeof(p), "%s/abc/7.3.4-1.rafleet.virt/linux", part);
+	put(p, "k");
+	snprintf(p, sizeof(p), "%s/loader/entries/abc-6.1.0-13-amd64.conf", part);
+	put(p, "title Debian\nversion 6.1.0-13-amd64\nlinux /abc/6.1.0-13-amd64/linux\n");
+	snprintf(p, sizeof(p), "%s/loader/entries/abc-7.3.4-1.rafleet.virt.conf", part);
+	put(p, "title rafleet\nversion 7.3.4-1.rafleet.virt\n"
+	    "linux /abc/7.3.4-1.rafleet.virt/linux\n");
+}
+
+static int detect(struct bootloader *bl)
+{
+	char why[512] = "";
+	int err = bootloader_detect(bl, why, sizeof(why));
+
+	if (err)
+		diag("detect: %s", why);
+	return err;
+}
+
+static void test_detect(void)
+{
+	struct bootloader bl;
+	char why[512];
+
+	reset(false);
+	is_i64(bootloader_detect(&bl, why, sizeof(why)), -ENOENT, "nothing to find: -ENOENT");
+	ok(strstr(why, "no boot loader found") != NULL, "  says what was looked for");
+
+	two_kernels("boot");
+	is_i64(detect(&bl), 0, "/boot/loader alone: found");
+	ok(bl.kind == BOOTLOADER_SDBOOT && !strcmp(bl.esp, "/boot") && !bl.xbootldr[0] && !bl.efi,
+	   "  systemd-boot's files in /boot, no ESP apart, no EFI (%s: %s)", bl.name, bl.chosen_by);
+
+	reset(false);
+	two_kernels("efi");
+	put("boot/loader/entries/abc-7.4.0.conf", "version 7.4.0\nlinux /abc/7.4.0/linux\n");
+	put("boot/abc/7.4.0/linux", "k");
+	detect(&bl);
+	ok(!strcmp(bl.esp, "/efi") && !strcmp(bl.xbootldr, "/boot"),
+	   "an ESP at /efi and /boot with entries: the XBOOTLDR partition (%s, %s)", bl.esp,
+	   bl.xbootldr);
+	{
+		struct boot_loader m;
+		struct warnings w = { 0 };
+
+		bootloader_menu(&bl, &m, &w);
+		is_u64(m.nr_entries, 3, "  the menu merges both partitions' entries");
+		ok(m.nr_entries && !strcmp(m.entries[0].id, "abc-7.4.0") &&
+		   !strcmp(m.entries[0].base, "/boot"), "  newest first, with its partition");
+		is_u64(w.nr, 0, "  every kernel found on its own partition");
+		boot_loader_free(&m);
+		warn_free(&w);
+	}
+
+	put("etc/rafleet/boot.conf", "# the operator's choice\nRAFLEET_BOOT_LOADER=grub\n");
+	detect(&bl);
+	ok(bl.kind == BOOTLOADER_GRUB && strstr(bl.chosen_by, "boot.conf"),
+	   "boot.conf names the boot loader: it wins (%s)", bl.chosen_by);
+	put("etc/rafleet/boot.conf", "RAFLEET_BOOT_LOADER=lilo\n");
+	is_i64(bootloader_detect(&bl, why, sizeof(why)), -EINVAL, "boot.conf naming no backend: -EINVAL");
+	ok(strstr(why, "boot.conf:1") && strstr(why, "lilo"), "  says file, line and value: %s", why);
+	put("etc/rafleet/boot.conf", "RAFLEET_BOOT_TRIES=99\n");
+	is_i64(bootloader_detect(&bl, why, sizeof(why)), -EINVAL, "tries out of range: -EINVAL");
+	put("etc/rafleet/boot.conf", "RAFLEET_BOOT_ESP=/boot/efi\nRAFLEET_BOOT_TRIES=0\n");
+	put("boot/efi/loader/loader.conf", "timeout 0\n");
+	detect(&bl);
+	ok(!strcmp(bl.esp, "/boot/efi") && bl.tries == 0, "boot.conf names the ESP and the tries");
+
+	reset(false);
+	put("boot/grub/grub.cfg", "menuentry 'x' {\n}\n");
+	detect(&bl);
+	ok(bl.kind == BOOTLOADER_GRUB && !strcmp(bl.grub_dir, "/boot/grub"),
+	   "Debian's /boot/grub/grub.cfg: grub (%s)", bl.chosen_by);
+	reset(false);
+	put("boot/grub2/grub.cfg", "insmod blscfg\nblscfg\n");
+	detect(&bl);
+	ok(bl.kind == BOOTLOADER_GRUB_BLS && !strcmp(bl.grub_dir, "/boot/grub2"),
+	   "/boot/grub2/grub.cfg running blscfg: grub-bls (%s)", bl.chosen_by);
+
+	reset(true);
+	two_kernels("boot");
+	put("boot/grub/grub.cfg", "menuentry 'x' {\n}\n");
+	efivar_set_loader("LoaderInfo", "systemd-boot 252.39-1~deb12u2", why, sizeof(why));
+	detect(&bl);
+	ok(bl.kind == BOOTLOADER_SDBOOT && bl.efi && strstr(bl.chosen_by, "LoaderInfo"),
+	   "LoaderInfo says systemd-boot booted: it, whatever else is on disk (%s)", bl.chosen_by);
+}
+
+static void test_default(void)
+{
+	struct bootloader bl;
+	struct boot_target t, back;
+	char how[8192], why[512];
+
+	reset(false);
+	two_kernels("boot");
+	put("boot/loader/loader.conf", "timeout 3\ndefault abc-6.1*\n");
+	detect(&bl);
+	is_i64(bootloader_default(&bl, &t, why, sizeof(why)), 0, "the effective default, by a pattern");
+	ok(!strcmp(t.entry, "abc-6.1.0-13-amd64") && !strcmp(t.release, "6.1.0-13-amd64") &&
+	   strstr(t.source, "loader.conf: default abc-6.1*"), "  its entry, release and source: %s %s (%s)",
+	   t.entry, t.release, t.source);
+	put("boot/loader/loader.conf", "timeout 3\n");
+	bootloader_default(&bl, &t, why, sizeof(why));
+	ok(!strcmp(t.entry, "abc-7.3.4-1.rafleet.virt") && strstr(t.source, "no default line"),
+	   "no default line: the first of the menu, the newest (%s)", t.entry);
+	put("boot/loader/loader.conf", "default @saved\n");
+	is_i64(bootloader_default(&bl, &t, why, sizeof(why)), -EOPNOTSUPP, "default @saved without EFI: -EOPNOTSUPP");
+	put("boot/loader/loader.conf", "default nothing-*\n");
+	is_i64(bootloader_default(&bl, &t, why, sizeof(why)), -ENOENT, "a pattern matching nothing: -ENOENT");
+	ok(strstr(why, "matches no bootable entry") != NULL, "  says so: %s", why);
+	is_i64(bootloader_oneshot(&bl, &t, why, sizeof(why)), -ENOENT, "no EFI: no one-shot");
+	is_i64(bootloader_set_oneshot(&bl, &t, how, sizeof(how), why, sizeof(why)), -EOPNOTSUPP,
+	       "  and none can be set: -EOPNOTSUPP");
+
+	/* promote: the new kernel's entry the default, loader.conf one sector */
+	put("boot/loader/loader.conf", "timeout 3\ndefault abc-6.1*\n# a comment\neditor no\n");
+	is_i64(bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &t, why, sizeof(why)), 0,
+	       "the entry of a release");
+	is_str(t.entry, "abc-7.3.4-1.rafleet.virt", "  its id");
+	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0,
+	       "make it the default");
+	ok(strstr(how, "replaced by rename: now one sector") != NULL, "  the first write: %s", how);
+	is_u64(st_of("boot/loader/loader.conf").st_size, LOADER_CONF_SECTOR, "  loader.conf is one sector now");
+	ok(!strncmp(file("boot/loader/loader.conf"),
+		    "timeout 3\n# a comment\neditor no\ndefault abc-7.3.4-1.rafleet.virt.conf\n#rafleet-pad", 80),
+	   "  the default line replaced, the rest kept, then the padding comment");
+	ok(!exists("boot/loader/entries/abc-7.3.4-1.rafleet.virt+3.conf"),
+	   "  no boot counting without EFI (no systemd-boot to count)");
+	bootloader_default(&bl, &back, why, sizeof(why));
+	is_str(back.entry, "abc-7.3.4-1.rafleet.virt", "  the effective default follows, padding and all");
+	{
+		struct stat before = st_of("boot/loader/loader.conf"), after;
+
+		bootloader_find(&bl, "6.1.0-13-amd64", NULL, &t, why, sizeof(why));
+		is_i64(bootloader_set_default(&bl, &t, false, how, sizeof(how), why, sizeof(why)), 0,
+		       "the next write (a demotion)");
+		after = st_of("boot/loader/loader.conf");
+		ok(strstr(how, "one sector rewritten in place") && before.st_ino == after.st_ino &&
+		   after.st_size == LOADER_CONF_SECTOR,
+		   "  in place: the same inode (no rename, no FAT change), the same size (%s)", how);
+		bootloader_default(&bl, &back, why, sizeof(why));
+		is_str(back.release, "6.1.0-13-amd64", "  the old kernel is the default again");
+		ok(strstr(strstr(file("boot/loader/loader.conf"), "#rafleet-pad") + 1, "#rafleet-pad") == NULL,
+		   "  one padding comment, not two");
+	}
+	is_i64(bootloader_find(&bl, "9.9.9", NULL, &t, why, sizeof(why)), -ENOENT, "no entry for a kernel: -ENOENT");
+	ok(strstr(why, "no bootable menu entry boots 9.9.9") != NULL, "  says so: %s", why);
+
+	{
+		char big[1200];
+
+		memset(big, 0, sizeof(big));
+		strcpy(big, "timeout 3\n");
+		for (int i = 0; i < 40; i++)
+			strcat(big, "# a long comment line..........\n");
+		put("boot/loader/loader.conf", big);
+		bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &t, why, sizeof(why));
+		is_i64(bootloader_set_default(&bl, &t, false, how, sizeof(how), why, sizeof(why)), 0,
+		       "a loader.conf longer than a sector");
+		ok(strstr(how, "replaced by rename: longer than one sector") != NULL,
+		   "  is replaced by rename, and says so: %s", how);
+		bootloader_default(&bl, &back, why, sizeof(why));
+		is_str(back.entry, "abc-7.3.4-1.rafleet.virt", "  and names the entry");
+	}
+}
+
+static void test_efi(void)
+{
+	struct bootloader bl;
+	struct boot_target t, d;
+	char how[8192], why[512], var[256];
+
+	reset(true);
+	two_kernels("efi");
+	put("efi/loader/loader.conf", "timeout 3\ndefault abc-7.3*\n");
+	efivar_set_loader("LoaderInfo", "systemd-boot 252", why, sizeof(why));
+	detect(&bl);
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.entry, "abc-7.3.4-1.rafleet.virt", "EFI, no LoaderEntryDefault: loader.conf's default");
+	efivar_set_loader("LoaderEntryDefault", "abc-6.1.0-13-amd64.conf", why, sizeof(why));
+	bootloader_default(&bl, &d, why, sizeof(why));
+	ok(!strcmp(d.entry, "abc-6.1.0-13-amd64") && strstr(d.source, "LoaderEntryDefault"),
+	   "LoaderEntryDefault overrides loader.conf, as systemd-boot does (%s)", d.source);
+
+	bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &t, why, sizeof(why));
+	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0,
+	       "promote with the variable set");
+	efivar_get_loader("LoaderEntryDefault", var, sizeof(var), why, sizeof(why));
+	is_str(var, "abc-7.3.4-1.rafleet.virt[.+]*", "  the variable is what is written: a pattern for the counted entry");
+	ok(strstr(file("efi/loader/loader.conf"), "default abc-7.3*") != NULL, "  loader.conf untouched");
+	ok(exists("efi/loader/entries/abc-7.3.4-1.rafleet.virt+3.conf") &&
+	   !exists("efi/loader/entries/abc-7.3.4-1.rafleet.virt.conf"),
+	   "  boot counting: the entry is ID+3.conf, for systemd-boot and systemd-bless-boot");
+	ok(strstr(how, "boot counting") != NULL, "  how says both: %s", how);
+	bootloader_default(&bl, &d, why, sizeof(why));
+	ok(!strcmp(d.entry, "abc-7.3.4-1.rafleet.virt") && !strcmp(d.release, "7.3.4-1.rafleet.virt"),
+	   "  the effective default is the counted entry (%s)", d.entry);
+
+	/* a blessed entry (renamed back by systemd-bless-boot) still matches */
+	{
+		char from[512], to[512];
+
+		snprintf(from, sizeof(from), "%s/efi/loader/entries/abc-7.3.4-1.rafleet.virt+3.conf", root);
+		snprintf(to, sizeof(to), "%s/efi/loader/entries/abc-7.3.4-1.rafleet.virt.conf", root);
+		rename(from, to);
+		bootloader_default(&bl, &d, why, sizeof(why));
+		is_str(d.entry, "abc-7.3.4-1.rafleet.virt", "  blessed (renamed back), still the default");
+	}
+
+	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "no one-shot set: -ENOENT");
+	bootloader_find(&bl, "6.1.0-13-amd64", NULL, &t, why, sizeof(why));
+	is_i64(bootloader_set_oneshot(&bl, &t, how, sizeof(how), why, sizeof(why)), 0, "set a one-shot");
+	efivar_get_loader("LoaderEntryOneShot", var, sizeof(var), why, sizeof(why));
+	is_str(var, "abc-6.1.0-13-amd64.conf", "  LoaderEntryOneShot names the entry");
+	bootloader_oneshot(&bl, &d, why, sizeof(why));
+	ok(!strcmp(d.release, "6.1.0-13-amd64") && strstr(d.source, "LoaderEntryOneShot"),
+	   "  read back with its kernel (%s)", d.source);
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.release, "7.3.4-1.rafleet.virt", "  the default is still the default");
+	is_i64(bootloader_clear_oneshot(&bl, why, sizeof(why)), 0, "clear it");
+	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "  gone");
+	is_i64(bootloader_clear_oneshot(&bl, why, sizeof(why)), 0, "  clearing again: 0");
+
+	efivar_del_loader("LoaderEntryDefault", why, sizeof(why));
+	bootloader_find(&bl, "6.1.0-13-amd64", NULL, &t, why, sizeof(why));
+	bootloader_set_default(&bl, &t, false, how, sizeof(how), why, sizeof(why));
+	ok(strstr(how, "loader.conf") && strstr(file("efi/loader/loader.conf"), "default abc-6.1.0-13-amd64.conf\n"),
+	   "no variable: loader.conf on the ESP is written (%s)", how);
+	ok(!exists("efi/loader/entries/abc-6.1.0-13-amd64+3.conf"), "  a demotion is not counted");
+}
+
+/* Debian's update-grub output, GRUB_DEFAULT=@def, two kernels (newest first) */
+static void debian_cfg(const char *def)
+{
+	char cfg[8192];
+	static const char entry[] =
+		"\tmenuentry 'Debian GNU/Linux, with Linux %s' --class debian --class gnu-linux --class gnu --class os $menuentry_id_option 'gnulinux-%s-advanced-11111111-2222' {\n"
+		"\t\tload_video\n\t\tinsmod gzio\n"
+		"\t\techo\t'Loading Linux %s ...'\n"
+		"\t\tlinux\t/boot/vmlinuz-%s root=UUID=11111111-2222 ro  quiet\n"
+		"\t\techo\t'Loading initial ramdisk ...'\n"
+		"\t\tinitrd\t/boot/initrd.img-%s\n\t}\n"
+		"\tmenuentry 'Debian GNU/Linux, with Linux %s (recovery mode)' --class debian $menuentry_id_option 'gnulinux-%s-recovery-11111111-2222' {\n"
+		"\t\tlinux\t/boot/vmlinuz-%s root=UUID=11111111-2222 ro single\n"
+		"\t\tinitrd\t/boot/initrd.img-%s\n\t}\n";
+	char e1[2048], e2[2048];
+	const char *a = "7.3.4-1.rafleet.virt", *b = "6.1.0-13-amd64";
+
+	snprintf(e1, sizeof(e1), entry, a, a, a, a, a, a, a, a, a);
+	snprintf(e2, sizeof(e2), entry, b, b, b, b, b, b, b, b, b);
+	snprintf(cfg, sizeof(cfg),
+		 "#\n# DO NOT EDIT THIS FILE\n#\n"
+		 "### BEGIN /etc/grub.d/00_header ###\n"
+		 "if [ -s $prefix/grubenv ]; then\n  set have_grubenv=true\n  load_env\nfi\n"
+		 "if [ \"${next_entry}\" ] ; then\n   set default=\"${next_entry}\"\n   set next_entry=\n"
+		 "   save_env next_entry\n   set boot_once=true\nelse\n   set default=\"%s\"\nfi\n"
+		 "### BEGIN /etc/grub.d/10_linux ###\n"
+		 "menuentry 'Debian GNU/Linux' --class debian $menuentry_id_option 'gnulinux-simple-11111111-2222' {\n"
+		 "\tlinux\t/boot/vmlinuz-%s root=UUID=11111111-2222 ro  quiet\n"
+		 "\tinitrd\t/boot/initrd.img-%s\n}\n"
+		 "submenu 'Advanced options for Debian GNU/Linux' $menuentry_id_option 'gnulinux-advanced-11111111-2222' {\n"
+		 "%s%s}\n", def, a, a, e1, e2);
+	put("boot/grub/grub.cfg", cfg);
+	put("boot/vmlinuz-7.3.4-1.rafleet.virt", "k");
+	put("boot/vmlinuz-6.1.0-13-amd64", "k");
+	put("boot/initrd.img-7.3.4-1.rafleet.virt", "i");
+	put("boot/initrd.img-6.1.0-13-amd64", "i");
+}
+
+#define OLD_PATH "gnulinux-advanced-11111111-2222>gnulinux-6.1.0-13-amd64-advanced-11111111-2222"
+#define NEW_PATH "gnulinux-advanced-11111111-2222>gnulinux-7.3.4-1.rafleet.virt-advanced-11111111-2222"
+
+static void test_grub(void)
+{
+	struct bootloader bl;
+	struct boot_target t, d;
+	char how[8192], why[1024];
+
+	reset(false);
+	debian_cfg("${saved_entry}");
+	detect(&bl);
+	is_i64(bootloader_default(&bl, &d, why, sizeof(why)), 0, "Debian GRUB, saved, no grubenv yet");
+	ok(!strcmp(d.entry, "gnulinux-simple-11111111-2222") && !strcmp(d.release, "7.3.4-1.rafleet.virt"),
+	   "  entry 0 boots: the newest kernel (what installing a kernel does to a host: %s)", d.entry);
+	is_i64(bootloader_find(&bl, "6.1.0-13-amd64", NULL, &t, why, sizeof(why)), 0, "the entry of the old kernel");
+	is_str(t.entry, OLD_PATH, "  by its stable id path in the Advanced submenu, never the recovery entry");
+	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0,
+	       "pin it: the default (grub-editenv)");
+	if (!ok(strstr(how, "saved_entry=" OLD_PATH) != NULL, "  says how: %s", how))
+		diag("why: %s", why);
+	ok(!strncmp(file("boot/grub/grubenv"), "# GRUB Environment Block\n", 25) &&
+	   strstr(file("boot/grub/grubenv"), "\nsaved_entry=" OLD_PATH "\n") &&
+	   st_of("boot/grub/grubenv").st_size == 1024,
+	   "  grubenv as GRUB reads it: one 1024-byte block with saved_entry");
+	bootloader_default(&bl, &d, why, sizeof(why));
+	ok(!strcmp(d.release, "6.1.0-13-amd64") && strstr(d.source, "saved_entry"),
+	   "  the effective default is the old kernel (%s)", d.source);
+	/* a kernel installed: update-grub regenerates grub.cfg, indexes move */
+	debian_cfg("${saved_entry}");
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.release, "6.1.0-13-amd64", "  grub.cfg regenerated: the id path still names the old kernel");
+	{
+		struct boot_loader m;
+		struct warnings w = { 0 };
+
+		bootloader_menu(&bl, &m, &w);
+		ok(m.nr_entries == 5 && m.default_entry && !strcmp(m.default_entry->id, OLD_PATH),
+		   "  the menu: 5 Linux entries, the default marked (%zu)", m.nr_entries);
+		is_u64(w.nr, 0, "  every kernel there");
+		boot_loader_free(&m);
+		warn_free(&w);
+	}
+
+	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "no next_entry: no one-shot");
+	bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &t, why, sizeof(why));
+	is_i64(bootloader_set_oneshot(&bl, &t, how, sizeof(how), why, sizeof(why)), 0,
+	       "a one-shot (grub-reboot's next_entry)");
+	bootloader_oneshot(&bl, &d, why, sizeof(why));
+	ok(!strcmp(d.entry, NEW_PATH) && !strcmp(d.release, "7.3.4-1.rafleet.virt"),
+	   "  read back: %s", d.entry);
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.release, "6.1.0-13-amd64", "  the default unchanged");
+	is_i64(bootloader_clear_oneshot(&bl, why, sizeof(why)), 0, "clear it");
+	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "  gone");
+
+	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0, "promote");
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.release, "7.3.4-1.rafleet.virt", "  the new kernel is the default");
+
+	debian_cfg("0");
+	bootloader_default(&bl, &d, why, sizeof(why));
+	ok(strstr(d.source, "set default=\"0\"") && !strcmp(d.release, "7.3.4-1.rafleet.virt"),
+	   "GRUB_DEFAULT=0: grub.cfg's default, entry 0 (%s)", d.source);
+	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), -EINVAL,
+	       "  a promotion refused: saved_entry would not be read");
+	ok(strstr(why, "GRUB_DEFAULT") && strstr(why, "grub.d/rafleet.cfg"), "  says why and what fixes it: %s", why);
+
+	/* Fedora: grub2 with blscfg, BLS entries in /boot/loader/entries */
+	reset(false);
+	put("boot/grub2/grub.cfg", "set default=\"${saved_entry}\"\ninsmod blscfg\nblscfg\n");
+	put("boot/vmlinuz-6.8.5-301.fc40.x86_64", "k");
+	put("boot/vmlinuz-7.3.4-1.rafleet.virt", "k");
+	put("boot/loader/entries/abc-6.8.5-301.fc40.x86_64.conf",
+	    "title Fedora (6.8.5-301.fc40.x86_64)\nversion 6.8.5-301.fc40.x86_64\nlinux /vmlinuz-6.8.5-301.fc40.x86_64\n");
+	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet.virt\nlinux /vmlinuz-7.3.4-1.rafleet.virt\n");
+	detect(&bl);
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.release, "7.3.4-1.rafleet.virt", "GRUB BLS, saved_entry unset: the first entry, the newest");
+	bootloader_find(&bl, "6.8.5-301.fc40.x86_64", NULL, &t, why, sizeof(why));
+	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0,
+	       "saved_entry set to the Fedora kernel's entry");
+	ok(strstr(file("boot/grub2/grubenv"), "saved_entry=abc-6.8.5-301.fc40.x86_64\n") != NULL,
+	   "  grubenv names the entry's id, as grub2-set-default does");
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.release, "6.8.5-301.fc40.x86_64", "  the effective default follows");
+	{
+		struct boot_loader m;
+		struct warnings w = { 0 };
+
+		bootloader_menu(&bl, &m, &w);
+		ok(m.default_entry && !strcmp(m.default_entry->id, "abc-6.8.5-301.fc40.x86_64"),
+		   "  the menu marks it");
+		boot_loader_free(&m);
+		warn_free(&w);
+	}
+}
+
+int main(void)
+{
+	char esc[sizeof(sysfs)];
+
+	if (!ok(mkdtemp(root) != NULL && mkdtemp(sysfs) != NULL, "temp dirs"))
+		return tap_done();
+	snprintf(esc, sizeof(esc), "%s", sysfs);
+	setenv("RAFLEET_ROOT", root, 1);
+	setenv("RAFLEET_SYSFS", esc, 1);
+	test_detect();
+	test_default();
+	test_efi();
+	test_grub();
+	fakefs_rm_tree(root);
+	fakefs_rm_tree(sysfs);
+	return tap_done();
+}
