@@ -195,6 +195,12 @@ install: $(OUT)/rafleet
 	install -D -m 0644 sysctl/50-rafleet.conf $(DESTDIR)$(SYSCTLDIR)/50-rafleet.conf
 	install -D -m 0755 kernel-install/50-rafleet-dracut.install \
 		$(DESTDIR)$(KERNELINSTALLDIR)/50-rafleet-dracut.install
+	install -D -m 0755 kernel-install/05-rafleet-pin.install \
+		$(DESTDIR)$(KERNELINSTALLDIR)/05-rafleet-pin.install
+	install -D -m 0755 kernel-install/99-rafleet-pin.install \
+		$(DESTDIR)$(KERNELINSTALLDIR)/99-rafleet-pin.install
+	install -D -m 0755 etc/kernel/preinst.d-rafleet-pin $(DESTDIR)$(SYSCONFDIR)/kernel/preinst.d/rafleet-pin
+	install -D -m 0644 etc/grub.d-default/rafleet.cfg $(DESTDIR)$(SYSCONFDIR)/default/grub.d/rafleet.cfg
 	install -D -m 0644 etc/smoke.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/smoke.conf
 	install -D -m 0644 etc/trial.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/trial.conf
 	install -d $(DESTDIR)$(SYSCONFDIR)/rafleet/health/required.d \

@@ -10,6 +10,7 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
 int cmd_guard(int argc, char **argv);
 int cmd_health(int argc, char **argv);
+int cmd_pin(int argc, char **argv);
 int cmd_promote(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_rollback(int argc, char **argv);

@@ -15,6 +15,7 @@ static const struct {
 	{ "canary", cmd_canary, "judge a feature by a paired A/B in this boot, and act" },
 	{ "guard", cmd_guard, "watch the live host's counters against its baseline" },
 	{ "health", cmd_health, "on a trial boot: the health checks; roll back if a required one fails" },
+	{ "pin-default", cmd_pin, "name the boot loader's default, so that installing a kernel cannot move it" },
 	{ "promote", cmd_promote, "make the trial kernel that passed its smoke run and health gate the default" },
 	{ "recover", cmd_recover, "finish an interrupted rollout action, record this boot's trial" },
 	{ "rollback", cmd_rollback, "turn a feature off for good, or go back to the previous kernel" },

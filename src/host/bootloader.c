@@ -295,6 +295,7 @@ static int sdboot_default(const struct bootloader *bl, struct boot_target *t,
 	} else {
 		snprintf(t->source, sizeof(t->source), "%s: no default line: the first entry of the menu",
 			 m.conf);
+		t->implicit = true;
 		if (!m.default_entry) {
 			snprintf(why, len, "no bootable entry in %s/loader/entries%s%s", bl->esp,
 				 bl->xbootldr[0] ? " or " : "", bl->xbootldr);
@@ -649,6 +650,36 @@ int bootloader_set_oneshot(const struct bootloader *bl, const struct boot_target
 	if (is_grub(bl))
 		return grub_set_oneshot(bl, t, how, hlen, why, len);
 	return sdboot_set_oneshot(bl, t, how, hlen, why, len);
+}
+
+int bootloader_pin(const struct bootloader *bl, struct boot_target *t, bool *pinned,
+		   char *how, size_t hlen, char *why, size_t len)
+{
+	int err;
+
+	*pinned = false;
+	err = bootloader_default(bl, t, why, len);
+	if (err)
+		return err;
+	if (!t->implicit) {
+		snprintf(how, hlen, "named already: %s", t->source);
+		return 0;
+	}
+	/*
+	 * GRUB's entry 0 is the "simple" entry, which update-grub gives to
+	 * the newest kernel: pin the kernel's own entry, by its stable path.
+	 */
+	if (bl->kind == BOOTLOADER_GRUB && t->release[0]) {
+		struct boot_target k;
+
+		err = bootloader_find(bl, t->release, NULL, &k, why, len);
+		if (err)
+			return err;
+		snprintf(t->entry, sizeof(t->entry), "%s", k.entry);
+	}
+	err = bootloader_set_default(bl, t, false, how, hlen, why, len);
+	*pinned = !err;
+	return err;
 }
 
 int bootloader_clear_oneshot(const struct bootloader *bl, char *why, size_t len)

@@ -62,6 +62,12 @@ struct boot_target {
 	char entry[1024];	/* BLS id, or GRUB's id path ("a>b") */
 	char release[256];	/* the kernel it boots; "" if unknown */
 	char source[PATH_MAX + 1100];	/* what says so, for people */
+	/*
+	 * A default nothing names: the boot loader's fallback (systemd-boot's
+	 * first entry, GRUB's entry 0), which a newly installed kernel can
+	 * become.  bootloader_pin() names it.
+	 */
+	bool implicit;
 };
 
 /*
@@ -104,6 +110,16 @@ int bootloader_find(const struct bootloader *bl, const char *release,
  */
 int bootloader_set_default(const struct bootloader *bl, const struct boot_target *t,
 			   bool count, char *how, size_t hlen, char *why, size_t len);
+
+/*
+ * Name the effective default where it is implicit (*@pinned true), so that
+ * installing a kernel cannot change what boots: loader.conf's default
+ * line (made one sector), GRUB's saved_entry.  A default already named is
+ * left as it is.  @t is the default; @how says what was done.  0 or -errno
+ * with @why (Debian's GRUB without GRUB_DEFAULT=saved: -EINVAL).
+ */
+int bootloader_pin(const struct bootloader *bl, struct boot_target *t, bool *pinned,
+		   char *how, size_t hlen, char *why, size_t len);
 
 /* Make @t the next boot only.  0 or -errno with @why. */
 int bootloader_set_oneshot(const struct bootloader *bl, const struct boot_target *t,

@@ -12,6 +12,7 @@
 #include "host/bootloader_grub.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,15 +71,18 @@ static int add_entry(struct boot_loader *m, const struct grub_entry *g, const ch
 
 /* The default string of Debian's grub.cfg, and what says so. */
 static int debian_default_spec(const struct grub_cfg *c, const char *env, char **spec,
-			       char *source, size_t slen, char *why, size_t len)
+			       char *source, size_t slen, bool *implicit, char *why, size_t len)
 {
 	int err;
 
 	*spec = NULL;
+	*implicit = false;
 	if (!c->default_saved) {
 		*spec = dup_or_null(c->default_value);
 		snprintf(source, slen, "%s: set default=\"%s\"", c->file,
 			 c->default_value ? c->default_value : "0");
+		/* GRUB_DEFAULT=0 (or unset): the newest kernel, whatever it is */
+		*implicit = !c->default_value || !strcmp(c->default_value, "0");
 		return c->default_value && !*spec ? -ENOMEM : 0;
 	}
 	err = grubenv_get(env, "saved_entry", spec, why, len);
@@ -87,6 +91,7 @@ static int debian_default_spec(const struct grub_cfg *c, const char *env, char *
 	if (!err)
 		snprintf(source, slen, "%s: saved_entry=%s (GRUB_DEFAULT=saved)", env,
 			 *spec ? *spec : "unset: entry 0");
+	*implicit = !*spec;
 	return err;
 }
 
@@ -148,6 +153,7 @@ static void bls_target(const struct boot_entry *e, struct boot_target *t)
 int grub_menu(const struct bootloader *bl, struct boot_loader *menu, struct warnings *w)
 {
 	char cfg[128], env[128], why[512], *spec = NULL, source[256];
+	bool implicit;
 	struct grub_cfg c;
 	const struct grub_entry *def = NULL;
 	int err;
@@ -177,7 +183,8 @@ int grub_menu(const struct bootloader *bl, struct boot_loader *menu, struct warn
 	for (size_t i = 0; !err && i < c.nr_bootable; i++)
 		err = add_entry(menu, c.bootable[i], cfg, w);
 	if (!err)
-		err = debian_default_spec(&c, env, &spec, source, sizeof(source), why, sizeof(why));
+		err = debian_default_spec(&c, env, &spec, source, sizeof(source), &implicit, why,
+					  sizeof(why));
 	if (!err && !grub_cfg_resolve(&c, spec, &def, why, sizeof(why)))
 		for (size_t i = 0; i < menu->nr_entries; i++)
 			if (!strcmp(menu->entries[i].id, def->path))
@@ -237,6 +244,7 @@ int grub_default(const struct bootloader *bl, struct boot_target *t, char *why, 
 			e = bls_pick(&m, spec);
 			snprintf(t->source, sizeof(t->source), "%s: saved_entry=%s", env,
 				 spec ? spec : "unset: the first entry");
+			t->implicit = !spec;
 			if (e) {
 				bls_target(e, t);
 			} else {
@@ -251,7 +259,8 @@ int grub_default(const struct bootloader *bl, struct boot_target *t, char *why, 
 	}
 	err = grub_cfg_load(&c, cfg, why, len);
 	if (!err)
-		err = debian_default_spec(&c, env, &spec, t->source, sizeof(t->source), why, len);
+		err = debian_default_spec(&c, env, &spec, t->source, sizeof(t->source), &t->implicit,
+					  why, len);
 	if (!err)
 		err = debian_target(&c, spec, t, why, len);
 	free(spec);

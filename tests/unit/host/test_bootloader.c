@@ -457,6 +457,45 @@ static void test_grub(void)
 	}
 }
 
+/* pin: the implicit default named, an explicit one left alone */
+static void test_pin(void)
+{
+	struct bootloader bl;
+	struct boot_target t;
+	char how[8192], why[1024];
+	bool pinned;
+
+	reset(false);
+	two_kernels("boot");
+	put("boot/loader/loader.conf", "timeout 0\n");
+	detect(&bl);
+	is_i64(bootloader_pin(&bl, &t, &pinned, how, sizeof(how), why, sizeof(why)), 0,
+	       "pin: systemd-boot without a default line");
+	ok(pinned && !strcmp(t.entry, "abc-7.3.4-1.rafleet.virt") &&
+	   strstr(file("boot/loader/loader.conf"), "\ndefault abc-7.3.4-1.rafleet.virt.conf\n") &&
+	   st_of("boot/loader/loader.conf").st_size == LOADER_CONF_SECTOR,
+	   "  the first of the menu named in loader.conf, which is one sector now (%s)", how);
+	/* a newer kernel installed: the default does not move */
+	put("boot/abc/7.4.0/linux", "k");
+	put("boot/loader/entries/abc-7.4.0.conf", "version 7.4.0\nlinux /abc/7.4.0/linux\n");
+	bootloader_default(&bl, &t, why, sizeof(why));
+	is_str(t.release, "7.3.4-1.rafleet.virt", "  a newer kernel installed after it: the default stays");
+	is_i64(bootloader_pin(&bl, &t, &pinned, how, sizeof(how), why, sizeof(why)), 0, "  pin again");
+	ok(!pinned && strstr(how, "named already"), "  named already: nothing written (%s)", how);
+
+	reset(false);
+	debian_cfg("${saved_entry}");
+	detect(&bl);
+	is_i64(bootloader_pin(&bl, &t, &pinned, how, sizeof(how), why, sizeof(why)), 0,
+	       "pin: Debian GRUB, saved, saved_entry unset");
+	ok(pinned && strstr(file("boot/grub/grubenv"), "\nsaved_entry=" NEW_PATH "\n"),
+	   "  saved_entry names entry 0's kernel by its stable path, not the \"simple\" entry (%s)", how);
+	debian_cfg("0");
+	is_i64(bootloader_pin(&bl, &t, &pinned, how, sizeof(how), why, sizeof(why)), -EINVAL,
+	       "pin: GRUB_DEFAULT=0 cannot be pinned by grubenv: -EINVAL");
+	ok(!pinned && strstr(why, "GRUB_DEFAULT"), "  says why: %s", why);
+}
+
 int main(void)
 {
 	char esc[sizeof(sysfs)];
@@ -470,6 +509,7 @@ int main(void)
 	test_default();
 	test_efi();
 	test_grub();
+	test_pin();
 	fakefs_rm_tree(root);
 	fakefs_rm_tree(sysfs);
 	return tap_done();
