@@ -323,8 +323,9 @@ static int check_saved(const struct bootloader *bl, const char *cfg, char *why, 
 	return err;
 }
 
-int grub_set_default(const struct bootloader *bl, const struct boot_target *t,
-		     char *how, size_t hlen, char *why, size_t len)
+/* grubenv's @key (saved_entry, next_entry) set to @t's entry, as @tool does */
+static int grub_set(const struct bootloader *bl, const char *key, const char *tool,
+		    const struct boot_target *t, char *how, size_t hlen, char *why, size_t len)
 {
 	char cfg[128], env[128];
 	int err;
@@ -332,27 +333,22 @@ int grub_set_default(const struct bootloader *bl, const struct boot_target *t,
 	paths(bl, cfg, env, sizeof(cfg));
 	err = check_saved(bl, cfg, why, len);
 	if (!err)
-		err = grubenv_set(env, "saved_entry", t->entry, why, len);
+		err = grubenv_set(env, key, t->entry, why, len);
 	if (!err)
-		snprintf(how, hlen, "%s: saved_entry=%s (grub-editenv, as grub-set-default)", env,
-			 t->entry);
+		snprintf(how, hlen, "%s: %s=%s (grub-editenv, as %s)", env, key, t->entry, tool);
 	return err;
+}
+
+int grub_set_default(const struct bootloader *bl, const struct boot_target *t,
+		     char *how, size_t hlen, char *why, size_t len)
+{
+	return grub_set(bl, "saved_entry", "grub-set-default", t, how, hlen, why, len);
 }
 
 int grub_set_oneshot(const struct bootloader *bl, const struct boot_target *t,
 		     char *how, size_t hlen, char *why, size_t len)
 {
-	char cfg[128], env[128];
-	int err;
-
-	paths(bl, cfg, env, sizeof(cfg));
-	err = check_saved(bl, cfg, why, len);
-	if (!err)
-		err = grubenv_set(env, "next_entry", t->entry, why, len);
-	if (!err)
-		snprintf(how, hlen, "%s: next_entry=%s (grub-editenv, as grub-reboot)", env,
-			 t->entry);
-	return err;
+	return grub_set(bl, "next_entry", "grub-reboot", t, how, hlen, why, len);
 }
 
 int grub_clear_oneshot(const struct bootloader *bl, char *why, size_t len)
