@@ -167,7 +167,9 @@ int grub_menu(const struct bootloader *bl, struct boot_loader *menu, struct warn
 		if (err && err != -ENOENT)
 			warn_add(w, "%s", why);
 		menu->default_entry = (struct boot_entry *)bls_pick(menu, spec);
+		free(menu->default_pattern);	/* loader.conf's: not GRUB's */
 		menu->default_pattern = spec;
+		free(menu->conf);
 		menu->conf = strdup(env);
 		return menu->conf ? 0 : -ENOMEM;
 	}

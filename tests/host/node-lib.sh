@@ -429,6 +429,8 @@ node_machine() {
 		local line
 		while IFS= read -r line; do
 			line=${line%$'\r'}
+			# OVMF writes its console to every serial port: not the guest's
+			case "$line" in *BdsDxe:*) continue ;; esac
 			printf '# | %(%T)T %s\n' -1 "$line"
 			case "$line" in RAFLEET-BOOT*) echo "$(date +%s) ${line#RAFLEET-BOOT }" >> "$w/timeline" ;; esac
 		done
