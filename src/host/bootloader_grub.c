@@ -224,68 +224,15 @@ int grub_find(const struct bootloader *bl, const char *release, struct boot_targ
 	return err;
 }
 
-int grub_default(const struct bootloader *bl, struct boot_target *t, char *why, size_t len)
+/* @t from the entry GRUB boots for the default string @spec; -ENOENT if none */
+static int resolve(const struct bootloader *bl, const char *spec, struct boot_target *t,
+		   char *why, size_t len)
 {
-	char cfg[128], env[128], *spec = NULL;
+	char cfg[128], env[128];
 	struct grub_cfg c;
 	int err;
 
 	paths(bl, cfg, env, sizeof(cfg));
-	if (bl->kind == BOOTLOADER_GRUB_BLS) {
-		struct boot_loader m;
-		struct warnings w = { 0 };
-		const struct boot_entry *e;
-
-		err = bls_menu(&m, &w);
-		warn_free(&w);
-		if (!err)
-			err = grubenv_get(env, "saved_entry", &spec, why, len);
-		if (err == -ENOENT)
-			err = 0;
-		if (!err) {
-			e = bls_pick(&m, spec);
-			snprintf(t->source, sizeof(t->source), "%s: saved_entry=%s", env,
-				 spec ? spec : "unset: the first entry");
-			t->implicit = !spec;
-			if (e) {
-				bls_target(e, t);
-			} else {
-				snprintf(why, len, "%s: saved_entry %s names no bootable entry of /boot/loader/entries",
-					 env, spec ? spec : "(unset)");
-				err = -ENOENT;
-			}
-		}
-		free(spec);
-		boot_loader_free(&m);
-		return err;
-	}
-	err = grub_cfg_load(&c, cfg, why, len);
-	if (!err)
-		err = debian_default_spec(&c, env, &spec, t->source, sizeof(t->source), &t->implicit,
-					  why, len);
-	if (!err)
-		err = debian_target(&c, spec, t, why, len);
-	free(spec);
-	grub_cfg_free(&c);
-	return err;
-}
-
-int grub_oneshot(const struct bootloader *bl, struct boot_target *t, char *why, size_t len)
-{
-	char cfg[128], env[128], *spec = NULL;
-	struct grub_cfg c;
-	int err;
-
-	paths(bl, cfg, env, sizeof(cfg));
-	err = grubenv_get(env, "next_entry", &spec, why, len);
-	if (!err && !spec)
-		err = -ENOENT;
-	if (err) {
-		free(spec);
-		return err;
-	}
-	snprintf(t->source, sizeof(t->source), "%s: next_entry=%s", env, spec);
-	snprintf(t->entry, sizeof(t->entry), "%s", spec);
 	if (bl->kind == BOOTLOADER_GRUB_BLS) {
 		struct boot_loader m;
 		struct warnings w = { 0 };
@@ -294,14 +241,64 @@ int grub_oneshot(const struct bootloader *bl, struct boot_target *t, char *why, 
 		err = bls_menu(&m, &w);
 		warn_free(&w);
 		e = err ? NULL : bls_pick(&m, spec);
-		if (e)
+		if (e) {
 			bls_target(e, t);
+		} else if (!err) {
+			snprintf(why, len, "%s: %s names no bootable entry of /boot/loader/entries",
+				 env, spec ? spec : "(unset)");
+			err = -ENOENT;
+		}
 		boot_loader_free(&m);
-	} else if (!grub_cfg_load(&c, cfg, why, len)) {
-		debian_target(&c, spec, t, why, len);
-		grub_cfg_free(&c);
+		return err;
+	}
+	err = grub_cfg_load(&c, cfg, why, len);
+	if (!err)
+		err = debian_target(&c, spec, t, why, len);
+	grub_cfg_free(&c);
+	return err;
+}
+
+int grub_default(const struct bootloader *bl, struct boot_target *t, char *why, size_t len)
+{
+	char cfg[128], env[128], *spec = NULL;
+	struct grub_cfg c;
+	int err;
+
+	paths(bl, cfg, env, sizeof(cfg));
+	if (bl->kind == BOOTLOADER_GRUB_BLS) {
+		err = grubenv_get(env, "saved_entry", &spec, why, len);
+		if (err == -ENOENT)
+			err = 0;
+		snprintf(t->source, sizeof(t->source), "%s: saved_entry=%s", env,
+			 spec ? spec : "unset: the first entry");
+		t->implicit = !spec;
 	} else {
+		err = grub_cfg_load(&c, cfg, why, len);
+		if (!err)
+			err = debian_default_spec(&c, env, &spec, t->source, sizeof(t->source),
+						  &t->implicit, why, len);
 		grub_cfg_free(&c);
+	}
+	if (!err)
+		err = resolve(bl, spec, t, why, len);
+	free(spec);
+	return err;
+}
+
+int grub_oneshot(const struct bootloader *bl, struct boot_target *t, char *why, size_t len)
+{
+	char cfg[128], env[128], *spec = NULL, rwhy[256];
+	int err;
+
+	paths(bl, cfg, env, sizeof(cfg));
+	err = grubenv_get(env, "next_entry", &spec, why, len);
+	if (!err && !spec)
+		err = -ENOENT;
+	if (!err) {
+		snprintf(t->source, sizeof(t->source), "%s: next_entry=%s", env, spec);
+		snprintf(t->entry, sizeof(t->entry), "%s", spec);
+		/* one that names nothing is still set: said, its kernel unknown */
+		resolve(bl, spec, t, rwhy, sizeof(rwhy));
 	}
 	free(spec);
 	return err;
