@@ -460,3 +460,30 @@ bool kernel_image_release(const char *image, char *out, size_t len)
 	}
 	return false;
 }
+
+bool boot_entry_release(const struct boot_entry *e, char *out, size_t len)
+{
+	if (e->version && (size_t)snprintf(out, len, "%s", e->version) < len)
+		return true;
+	if (!e->version && e->kernel && kernel_image_release(e->kernel, out, len))
+		return true;
+	if (len)
+		out[0] = '\0';
+	return false;
+}
+
+bool boot_entry_boots(const struct boot_entry *e, const char *release, const char *image)
+{
+	char path[PATH_MAX];
+	const char *base = e->base && strcmp(e->base, "/") ? e->base : "";
+
+	if (release && e->version && !strcmp(e->version, release))
+		return true;
+	if (!image || !e->kernel)
+		return false;
+	return !strcmp(e->kernel, image) ||
+	       ((size_t)snprintf(path, sizeof(path), "%s%s", base, e->kernel) < sizeof(path) &&
+		!strcmp(path, image)) ||
+	       ((size_t)snprintf(path, sizeof(path), "/boot%s", e->kernel) < sizeof(path) &&
+		!strcmp(path, image));
+}

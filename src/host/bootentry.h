@@ -88,4 +88,17 @@ bool boot_pattern_matches(const char *pattern, const char *id);
  */
 bool kernel_image_release(const char *image, char *out, size_t len);
 
+/*
+ * The release entry @e boots: its version, else the release in its
+ * kernel image's name.  false, with @out "", when it says neither.
+ */
+bool boot_entry_release(const struct boot_entry *e, char *out, size_t len);
+
+/*
+ * Does entry @e boot @release (by its version) or the image @image as
+ * the host sees it (its kernel path, on its partition's mount point, or
+ * under /boot)?  Either may be NULL.
+ */
+bool boot_entry_boots(const struct boot_entry *e, const char *release, const char *image);
+
 #endif

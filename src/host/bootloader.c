@@ -217,35 +217,49 @@ int bootloader_detect(struct bootloader *bl, char *why, size_t len)
 
 /* ---- systemd-boot ---- */
 
-static int sdboot_menu(const struct bootloader *bl, struct boot_loader *menu,
+/* the menus on the ESP and XBOOTLDR, merged as systemd-boot merges them */
+static int sdboot_load(const struct bootloader *bl, struct boot_loader *menu,
 		       struct warnings *w)
 {
 	const char *parts[3] = { bl->esp, bl->xbootldr[0] ? bl->xbootldr : NULL, NULL };
+
+	return boot_loader_load_parts(menu, rootdir_get(), parts, w);
+}
+
+/*
+ * LoaderEntryDefault, which overrides loader.conf as in systemd-boot:
+ * 0, with @var "" when it is not set or the boot has no EFI variables.
+ */
+static int sdboot_efi_default(const struct bootloader *bl, char *var, size_t vlen,
+			      char *why, size_t len)
+{
+	int err = bl->efi ? efivar_get_loader("LoaderEntryDefault", var, vlen, why, len) :
+			    -ENOENT;
+
+	if (err == -ENOENT) {
+		var[0] = '\0';
+		return 0;
+	}
+	return err;
+}
+
+static int sdboot_menu(const struct bootloader *bl, struct boot_loader *menu,
+		       struct warnings *w)
+{
 	char var[1024], why[256];
 	int err;
 
-	err = boot_loader_load_parts(menu, rootdir_get(), parts, w);
-	if (err || !bl->efi)
+	err = sdboot_load(bl, menu, w);
+	if (err)
 		return err;
-	/* LoaderEntryDefault overrides loader.conf, as in systemd-boot */
-	err = efivar_get_loader("LoaderEntryDefault", var, sizeof(var), why, sizeof(why));
-	if (!err) {
+	if (sdboot_efi_default(bl, var, sizeof(var), why, sizeof(why))) {
+		warn_add(w, "%s", why);
+	} else if (var[0]) {
 		menu->default_entry = boot_loader_find(menu, var);
 		if (!menu->default_entry)
 			warn_add(w, "EFI variable LoaderEntryDefault=%s matches no bootable entry", var);
-	} else if (err != -ENOENT) {
-		warn_add(w, "%s", why);
 	}
 	return 0;
-}
-
-static void target_of(const struct boot_entry *e, struct boot_target *t)
-{
-	snprintf(t->entry, sizeof(t->entry), "%s", e->id);
-	if (e->version)
-		snprintf(t->release, sizeof(t->release), "%s", e->version);
-	else if (!e->kernel || !kernel_image_release(e->kernel, t->release, sizeof(t->release)))
-		t->release[0] = '\0';
 }
 
 static int sdboot_default(const struct bootloader *bl, struct boot_target *t,
@@ -253,25 +267,16 @@ static int sdboot_default(const struct bootloader *bl, struct boot_target *t,
 {
 	struct boot_loader m;
 	struct warnings w = { 0 };
-	char var[1024], vwhy[256];
+	char var[1024];
 	int err;
 
-	err = boot_loader_load_parts(&m, rootdir_get(),
-				     (const char *const[]){ bl->esp,
-							    bl->xbootldr[0] ? bl->xbootldr : NULL,
-							    NULL }, &w);
+	err = sdboot_load(bl, &m, &w);
 	warn_free(&w);
 	if (err)
 		return err;
-	var[0] = '\0';
-	if (bl->efi) {
-		err = efivar_get_loader("LoaderEntryDefault", var, sizeof(var), vwhy, sizeof(vwhy));
-		if (err && err != -ENOENT) {
-			snprintf(why, len, "%s", vwhy);
-			goto out;
-		}
-		err = 0;
-	}
+	err = sdboot_efi_default(bl, var, sizeof(var), why, len);
+	if (err)
+		goto out;
 	if (var[0]) {
 		m.default_entry = boot_loader_find(&m, var);
 		snprintf(t->source, sizeof(t->source), "EFI variable LoaderEntryDefault=%s", var);
@@ -303,7 +308,7 @@ static int sdboot_default(const struct bootloader *bl, struct boot_target *t,
 		}
 	}
 	if (!err)
-		target_of(m.default_entry, t);
+		boot_target_of(t, m.default_entry);
 out:
 	boot_loader_free(&m);
 	return err;
@@ -329,7 +334,7 @@ static int sdboot_oneshot(const struct bootloader *bl, struct boot_target *t,
 		return err;
 	e = boot_loader_find(&m, t->entry);
 	if (e)
-		target_of(e, t);
+		boot_target_of(t, e);
 	else
 		t->release[0] = '\0';
 	boot_loader_free(&m);
@@ -353,7 +358,7 @@ static int sdboot_count(const struct bootloader *bl, const char *id, char *renam
 	int err;
 
 	renamed[0] = '\0';
-	err = sdboot_menu(bl, &m, &w);
+	err = sdboot_load(bl, &m, &w);
 	warn_free(&w);
 	if (err)
 		return err;
@@ -403,8 +408,7 @@ static int sdboot_set_default(const struct bootloader *bl, const struct boot_tar
 		if (renamed[0])
 			snprintf(counting, sizeof(counting), "; boot counting: %s", renamed);
 	}
-	if (bl->efi && !efivar_get_loader("LoaderEntryDefault", var, sizeof(var), vwhy,
-					  sizeof(vwhy))) {
+	if (!sdboot_efi_default(bl, var, sizeof(var), vwhy, sizeof(vwhy)) && var[0]) {
 		/* the variable is what systemd-boot obeys: set it, not the file */
 		err = efivar_set_loader("LoaderEntryDefault", pattern, why, len);
 		if (!err)
@@ -550,19 +554,6 @@ int loader_conf_set_default(const char *path, const char *pattern, char *how,
 
 /* ---- the entry of a kernel ---- */
 
-static bool entry_boots(const struct boot_entry *e, const char *release, const char *image)
-{
-	char path[PATH_MAX];
-
-	if (release && e->version && !strcmp(e->version, release))
-		return true;
-	if (!image || !e->kernel)
-		return false;
-	return !strcmp(e->kernel, image) ||
-	       (snprintf(path, sizeof(path), "%s%s", e->base && strcmp(e->base, "/") ?
-			 e->base : "", e->kernel) > 0 && !strcmp(path, image));
-}
-
 int bootloader_find(const struct bootloader *bl, const char *release,
 		    const char *image, struct boot_target *t, char *why, size_t len)
 {
@@ -580,19 +571,18 @@ int bootloader_find(const struct bootloader *bl, const char *release,
 	if (err)
 		return err;
 	for (size_t i = 0; i < m.nr_entries && !e; i++)
-		if (m.entries[i].bootable && entry_boots(&m.entries[i], release, image))
+		if (m.entries[i].bootable && boot_entry_boots(&m.entries[i], release, image))
 			e = &m.entries[i];
 	/* the kernel of a release that the entry does not name by version */
 	for (size_t i = 0; i < m.nr_entries && !e && release; i++) {
 		char rel[256];
 
-		if (m.entries[i].bootable && m.entries[i].kernel && !m.entries[i].version &&
-		    kernel_image_release(m.entries[i].kernel, rel, sizeof(rel)) &&
-		    !strcmp(rel, release))
+		if (m.entries[i].bootable && !m.entries[i].version &&
+		    boot_entry_release(&m.entries[i], rel, sizeof(rel)) && !strcmp(rel, release))
 			e = &m.entries[i];
 	}
 	if (e) {
-		target_of(e, t);
+		boot_target_of(t, e);
 		snprintf(t->source, sizeof(t->source), "%s", e->file ? e->file : bl->name);
 	} else {
 		snprintf(why, len, "%s: no bootable menu entry boots %s", bl->name,

@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "host/bootentry.h"
 #include "lib/warnings.h"
@@ -69,6 +70,13 @@ struct boot_target {
 	 */
 	bool implicit;
 };
+
+/* @t's entry and release from menu entry @e (its source is the caller's) */
+static inline void boot_target_of(struct boot_target *t, const struct boot_entry *e)
+{
+	snprintf(t->entry, sizeof(t->entry), "%s", e->id);
+	boot_entry_release(e, t->release, sizeof(t->release));
+}
 
 /*
  * Which boot loader this host (under $RAFLEET_ROOT) has.  0; -ENOENT

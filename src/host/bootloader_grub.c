@@ -139,15 +139,6 @@ static const struct boot_entry *bls_pick(const struct boot_loader *m, const char
 	return NULL;
 }
 
-static void bls_target(const struct boot_entry *e, struct boot_target *t)
-{
-	snprintf(t->entry, sizeof(t->entry), "%s", e->id);
-	if (e->version)
-		snprintf(t->release, sizeof(t->release), "%s", e->version);
-	else if (!e->kernel || !kernel_image_release(e->kernel, t->release, sizeof(t->release)))
-		t->release[0] = '\0';
-}
-
 /* ---- the backend ---- */
 
 int grub_menu(const struct bootloader *bl, struct boot_loader *menu, struct warnings *w)
@@ -242,7 +233,7 @@ static int resolve(const struct bootloader *bl, const char *spec, struct boot_ta
 		warn_free(&w);
 		e = err ? NULL : bls_pick(&m, spec);
 		if (e) {
-			bls_target(e, t);
+			boot_target_of(t, e);
 		} else if (!err) {
 			snprintf(why, len, "%s: %s names no bootable entry of /boot/loader/entries",
 				 env, spec ? spec : "(unset)");

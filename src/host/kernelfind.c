@@ -41,22 +41,9 @@ static bool first_of(const char *root, const struct name_pattern *pats,
 static const struct boot_entry *entry_for(const struct boot_loader *b,
 					  const char *release, const char *image)
 {
-	char path[PATH_MAX];
-
-	for (size_t i = 0; i < b->nr_entries; i++) {
-		const struct boot_entry *e = &b->entries[i];
-
-		if (!e->kernel)
-			continue;
-		if (release && e->version && !strcmp(e->version, release))
-			return e;
-		if (image && (!strcmp(e->kernel, image) ||
-			      (snprintf(path, sizeof(path), "%s%s", e->base && strcmp(e->base, "/") ?
-					e->base : "", e->kernel) > 0 && !strcmp(path, image)) ||
-			      (snprintf(path, sizeof(path), "/boot%s", e->kernel) > 0 &&
-			       !strcmp(path, image))))
-			return e;
-	}
+	for (size_t i = 0; i < b->nr_entries; i++)
+		if (b->entries[i].kernel && boot_entry_boots(&b->entries[i], release, image))
+			return &b->entries[i];
 	return NULL;
 }
 

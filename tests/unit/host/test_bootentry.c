@@ -274,6 +274,51 @@ static void test_missing_files(void)
 	done(&b, &w);
 }
 
+/*
+ * The release an entry boots (its version, else its image's name) and
+ * which entry boots a release or an image as the host sees it: on the
+ * ESP mounted at /boot, /efi or /boot/efi, an entry's paths start at
+ * the partition.
+ */
+static void test_entry_release_boots(void)
+{
+	struct boot_entry versioned = { .id = (char *)"a", .version = (char *)"7.3.4-1",
+					.kernel = (char *)"/vmlinuz-other", .base = (char *)"/efi" };
+	struct boot_entry by_name = { .id = (char *)"b", .kernel = (char *)"/vmlinuz-7.3.4-0",
+				      .base = (char *)"/boot" };
+	struct boot_entry by_dir = { .id = (char *)"c",
+				     .kernel = (char *)"/usr/lib/modules/7.3.4-2/vmlinuz",
+				     .base = (char *)"/" };
+	struct boot_entry nothing = { .id = (char *)"d", .kernel = (char *)"/EFI/Linux/x.efi" };
+	char rel[16], tiny[4];
+
+	ok(boot_entry_release(&versioned, rel, sizeof(rel)) && !strcmp(rel, "7.3.4-1"),
+	   "an entry's version is its release, whatever its image is called (%s)", rel);
+	ok(boot_entry_release(&by_name, rel, sizeof(rel)) && !strcmp(rel, "7.3.4-0"),
+	   "without a version, the release in vmlinuz-RELEASE (%s)", rel);
+	ok(boot_entry_release(&by_dir, rel, sizeof(rel)) && !strcmp(rel, "7.3.4-2"),
+	   "or in .../modules/RELEASE/vmlinuz (%s)", rel);
+	ok(!boot_entry_release(&nothing, rel, sizeof(rel)) && !rel[0],
+	   "an image name with no release: none, and an empty string");
+	ok(!boot_entry_release(&versioned, tiny, sizeof(tiny)) && !tiny[0],
+	   "a release that does not fit: none, not a truncated one");
+
+	ok(boot_entry_boots(&versioned, "7.3.4-1", NULL), "found by its version");
+	ok(!boot_entry_boots(&versioned, "7.3.4", NULL), "a prefix of the version is not it");
+	ok(boot_entry_boots(&versioned, NULL, "/efi/vmlinuz-other"),
+	   "found by its image on its partition's mount point");
+	ok(boot_entry_boots(&versioned, NULL, "/vmlinuz-other"), "and by its path as written");
+	ok(boot_entry_boots(&by_name, NULL, "/boot/vmlinuz-7.3.4-0"),
+	   "an entry on /boot, by /boot/IMAGE");
+	ok(!boot_entry_boots(&by_name, "7.3.4-0", NULL),
+	   "without a version line, not by release (the caller reads the image's name)");
+	ok(boot_entry_boots(&by_dir, NULL, "/usr/lib/modules/7.3.4-2/vmlinuz"),
+	   "a partition at / adds nothing to the path");
+	ok(!boot_entry_boots(&nothing, "7.3.4-1", "/efi/vmlinuz-other"),
+	   "neither the release nor the image: not it");
+	ok(!boot_entry_boots(&nothing, NULL, NULL), "nothing asked: not it");
+}
+
 int main(void)
 {
 	if (!ok(mkdtemp(root) != NULL, "temp dir"))
@@ -284,6 +329,7 @@ int main(void)
 	test_sort_key();
 	test_default();
 	test_missing_files();
+	test_entry_release_boots();
 	fakefs_rm_tree(root);
 	return tap_done();
 }
