@@ -9,7 +9,7 @@
 
 static const struct options_help stage_help = {
 	"usage: rafleet stage KERNEL [--no-baseline] [--no-exec] [--no-initrd]\n"
-	"                     [--no-watchdog] [--allow-running] [--json]\n"
+	"                     [--no-watchdog] [--allow-running] [--reboot] [--json]\n"
 	"\n"
 	"Stage a trial boot of KERNEL (a release such as 7.3.4-1.rafleet.virt, or the\n"
 	"path of a kernel image): record the running kernel as the previous one,\n"
@@ -21,6 +21,10 @@ static const struct options_help stage_help = {
 	"not move: any crash or reset of the trial boot comes back to the previous\n"
 	"kernel.  So stage first checks that the default entry boots the running\n"
 	"kernel, and that KERNEL's initramfs is there and named for its release.\n"
+	"With --reboot the trial boots through the boot loader instead: a copy of\n"
+	"KERNEL's boot entry with that command line (rafleet-trial-TOKEN) is made\n"
+	"the boot loader's one-shot next boot, and the host reboots (systemd-boot,\n"
+	"grub-bls; where kexec is not allowed, or to try the firmware path).\n"
 	"\n"
 	"options:\n",
 	22,
@@ -40,7 +44,8 @@ int cmd_stage(int argc, char **argv)
 		OPT_CLEAR('B', "no-baseline", &o.baseline,
 			  "do not measure the baseline (smoke then compares nothing)"),
 		OPT_CLEAR('n', "no-exec", &o.exec,
-			  "load and record only; 'systemctl kexec' starts it later"),
+			  "load and record only; 'systemctl kexec' starts it later\n"
+			  "(with --reboot: 'systemctl reboot')"),
 		OPT_FLAG('I', "no-initrd", &o.no_initrd,
 			 "KERNEL boots without an initramfs (else its lack refuses)"),
 		OPT_FLAG('W', "no-watchdog", &o.no_watchdog,
@@ -49,6 +54,9 @@ int cmd_stage(int argc, char **argv)
 		OPT_FLAG('A', "allow-running", &o.allow_running,
 			 "KERNEL may be the running kernel: an A/A trial, what\n"
 			 "the smoke run sees across a kexec when nothing changed"),
+		OPT_FLAG('R', "reboot", &o.reboot,
+			 "boot the trial through the boot loader, the next boot\n"
+			 "only (a trial entry made the one-shot), not by kexec"),
 		OPT_FLAG('j', "json", &json, "JSON (schema rafleet-rollout/1) instead of a table"),
 		OPT_HELP(),
 		OPT_END()

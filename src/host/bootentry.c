@@ -477,6 +477,8 @@ bool boot_entry_boots(const struct boot_entry *e, const char *release, const cha
 	char path[PATH_MAX];
 	const char *base = e->base && strcmp(e->base, "/") ? e->base : "";
 
+	if (!strncmp(e->id, BOOT_TRIAL_PREFIX, strlen(BOOT_TRIAL_PREFIX)))
+		return false;
 	if (release && e->version && !strcmp(e->version, release))
 		return true;
 	if (!image || !e->kernel)

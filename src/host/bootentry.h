@@ -95,9 +95,16 @@ bool kernel_image_release(const char *image, char *out, size_t len);
 bool boot_entry_release(const struct boot_entry *e, char *out, size_t len);
 
 /*
+ * The entries of one-shot trial boots (bootloader_add_trial()): the
+ * next boot only, so they boot no kernel by name (boot_entry_boots()).
+ */
+#define BOOT_TRIAL_PREFIX "rafleet-trial-"
+
+/*
  * Does entry @e boot @release (by its version) or the image @image as
  * the host sees it (its kernel path, on its partition's mount point, or
- * under /boot)?  Either may be NULL.
+ * under /boot)?  Either may be NULL.  A trial entry (BOOT_TRIAL_PREFIX)
+ * boots neither.
  */
 bool boot_entry_boots(const struct boot_entry *e, const char *release, const char *image);
 

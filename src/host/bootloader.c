@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "host/bootloader.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include "host/efivar.h"
 #include "lib/atomicfile.h"
 #include "lib/envfile.h"
+#include "lib/fileio.h"
 #include "lib/parsenum.h"
 #include "lib/rootdir.h"
 
@@ -677,4 +679,172 @@ int bootloader_clear_oneshot(const struct bootloader *bl, char *why, size_t len)
 	if (is_grub(bl))
 		return grub_clear_oneshot(bl, why, len);
 	return sdboot_clear_oneshot(bl, why, len);
+}
+
+/* ---- one-shot trial entries ---- */
+
+/* Where BLS entries live: the ESP and XBOOTLDR, or grub-bls's /boot. */
+static size_t entry_parts(const struct bootloader *bl, const char *parts[2])
+{
+	size_t n = 0;
+
+	if (bl->kind == BOOTLOADER_GRUB_BLS) {
+		parts[n++] = "/boot";
+		return n;
+	}
+	parts[n++] = bl->esp;
+	if (bl->xbootldr[0])
+		parts[n++] = bl->xbootldr;
+	return n;
+}
+
+/* @text, an entry file, with its title and options lines made a trial's */
+static char *trial_entry_text(const char *text, const char *release, const char *cmdline)
+{
+	char *out = NULL, *copy = strdup(text), *line, *save;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+
+	if (!f || !copy) {
+		if (f)
+			fclose(f);
+		free(copy);
+		free(out);
+		return NULL;
+	}
+	fprintf(f, "# rafleet: a one-shot trial boot of %s, removed once it has booted\n",
+		release);
+	fprintf(f, "title rafleet trial of %s (the next boot only)\n", release);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = line + strspn(line, " \t");
+		size_t k = strcspn(p, " \t");
+
+		if ((k == 5 && !strncmp(p, "title", 5)) || (k == 7 && !strncmp(p, "options", 7)))
+			continue;
+		fprintf(f, "%s\n", line);
+	}
+	fprintf(f, "options %s\n", cmdline);
+	free(copy);
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+int bootloader_add_trial(const struct bootloader *bl, const char *release,
+			 const char *cmdline, const char *token, struct boot_target *t,
+			 char *why, size_t len)
+{
+	struct boot_target k, before, after;
+	char src[PATH_MAX], dst[PATH_MAX], rel[PATH_MAX], text[16384], *out;
+	const char *slash;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if (bl->kind != BOOTLOADER_SDBOOT && bl->kind != BOOTLOADER_GRUB_BLS) {
+		snprintf(why, len, "%s: a one-shot trial boot needs an entry file for the trial's command line, which this boot loader does not read (systemd-boot and grub-bls do); stage without --reboot (kexec)",
+			 bl->name);
+		return -EOPNOTSUPP;
+	}
+	err = bootloader_default(bl, &before, why, len);
+	if (!err)
+		err = bootloader_find(bl, release, NULL, &k, why, len);
+	if (err)
+		return err;
+	/* k.source is the kernel's entry file, as the host sees it */
+	slash = strrchr(k.source, '/');
+	if (!slash || strncmp(k.source + strlen(k.source) - 5, ".conf", 5)) {
+		snprintf(why, len, "%s: the entry of %s is not a BLS entry file", k.source, release);
+		return -EINVAL;
+	}
+	if ((size_t)snprintf(rel, sizeof(rel), "%.*s/%s%s.conf", (int)(slash - k.source), k.source,
+			     BOOT_TRIAL_PREFIX, token) >= sizeof(rel) ||
+	    root_path(rootdir_get(), k.source, src, sizeof(src)) ||
+	    root_path(rootdir_get(), rel, dst, sizeof(dst))) {
+		snprintf(why, len, "%s: the path is too long", k.source);
+		return -ENAMETOOLONG;
+	}
+	err = read_small_file(src, text, sizeof(text));
+	if (err) {
+		snprintf(why, len, "%s: %s", k.source, strerror(-err));
+		return err;
+	}
+	out = trial_entry_text(text, release, cmdline);
+	if (!out)
+		return -ENOMEM;
+	err = atomic_write_file(dst, out, strlen(out), 0644);
+	free(out);
+	if (err) {
+		snprintf(why, len, "%s: %s", rel, strerror(-err));
+		return err;
+	}
+	snprintf(t->entry, sizeof(t->entry), "%s%s", BOOT_TRIAL_PREFIX, token);
+	snprintf(t->release, sizeof(t->release), "%s", release);
+	snprintf(t->source, sizeof(t->source), "%s", rel);
+	/* the new entry must not have become what boots without a one-shot */
+	err = bootloader_default(bl, &after, why, len);
+	if (!err && (strcmp(after.entry, before.entry) || strcmp(after.release, before.release))) {
+		snprintf(why, len, "adding %s made it the default (%s: %s): the default must be named first (rafleet pin-default)",
+			 rel, bl->name, after.source);
+		err = -EINVAL;
+	}
+	if (err) {
+		unlink(dst);
+		fsync_dir_of(dst);
+	}
+	return err;
+}
+
+int bootloader_remove_trials(const struct bootloader *bl, unsigned int *removed,
+			     char *why, size_t len)
+{
+	const char *parts[2];
+	size_t n = entry_parts(bl, parts);
+	struct boot_target once;
+	char owhy[256];
+	int err = 0;
+
+	*removed = 0;
+	if (bl->kind != BOOTLOADER_SDBOOT && bl->kind != BOOTLOADER_GRUB_BLS)
+		return 0;
+	for (size_t i = 0; i < n && !err; i++) {
+		char rel[PATH_MAX], dir[PATH_MAX], file[PATH_MAX + 256];
+		unsigned int here = 0;
+		struct dirent *de;
+		DIR *d;
+
+		if ((size_t)snprintf(rel, sizeof(rel), "%s/loader/entries",
+				     strcmp(parts[i], "/") ? parts[i] : "") >= sizeof(rel) ||
+		    root_path(rootdir_get(), rel, dir, sizeof(dir)))
+			continue;
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			size_t l = strlen(de->d_name);
+
+			if (strncmp(de->d_name, BOOT_TRIAL_PREFIX, strlen(BOOT_TRIAL_PREFIX)) ||
+			    l < 5 || strcmp(de->d_name + l - 5, ".conf"))
+				continue;
+			snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
+			if (unlink(file) && errno != ENOENT) {
+				err = -errno;
+				snprintf(why, len, "%s/%s: %s", rel, de->d_name, strerror(errno));
+				break;
+			}
+			here++;
+		}
+		closedir(d);
+		if (here)
+			fsync_dir_of(file);
+		*removed += here;
+	}
+	if (err)
+		return err;
+	/* a one-shot that names a trial entry would boot nothing now */
+	if (!bootloader_oneshot(bl, &once, owhy, sizeof(owhy)) &&
+	    !strncmp(once.entry, BOOT_TRIAL_PREFIX, strlen(BOOT_TRIAL_PREFIX)))
+		err = bootloader_clear_oneshot(bl, why, len);
+	return err;
 }

@@ -137,6 +137,30 @@ int bootloader_set_oneshot(const struct bootloader *bl, const struct boot_target
 int bootloader_clear_oneshot(const struct bootloader *bl, char *why, size_t len);
 
 /*
+ * A menu entry that boots @release with the command line @cmdline, for a
+ * trial through the boot loader (made the one-shot by the caller): a copy
+ * of the kernel's own BLS entry beside it (its kernel and initramfs paths
+ * hold on that partition), called BOOT_TRIAL_PREFIX@token, its title
+ * saying so and its options @cmdline, written under a temporary name,
+ * fsynced and renamed (on vfat a crash leaves the old directory or the
+ * new one: a *.tmp file no boot loader reads, at worst).  @t names it.
+ * The effective default must not move: where it would (a default nothing
+ * names, which the new entry becomes), the entry goes again and -EINVAL
+ * says so.  systemd-boot and grub-bls; Debian's GRUB has no entry files:
+ * -EOPNOTSUPP.  0 or -errno with @why.
+ */
+int bootloader_add_trial(const struct bootloader *bl, const char *release,
+			 const char *cmdline, const char *token, struct boot_target *t,
+			 char *why, size_t len);
+
+/*
+ * Remove every trial entry (BOOT_TRIAL_PREFIX*.conf), and the one-shot if
+ * it names one.  @removed counts the files.  0 also when there are none.
+ */
+int bootloader_remove_trials(const struct bootloader *bl, unsigned int *removed,
+			     char *why, size_t len);
+
+/*
  * Rewrite the loader.conf @path (a host path) with its "default" lines
  * replaced by one of @pattern, crash-safe on vfat, which has no journal:
  * the file is kept at exactly LOADER_CONF_SECTOR bytes (a comment pads

@@ -60,9 +60,18 @@ struct stage_opts {
 	bool no_initrd;		/* the trial kernel boots without an initramfs */
 	bool no_watchdog;	/* stage without a hardware watchdog */
 	bool allow_running;	/* KERNEL may be the running one: an A/A trial */
+	/*
+	 * The trial boots through the boot loader, the next boot only (a trial
+	 * entry made the one-shot), not by kexec: where kexec is not allowed
+	 * (Secure Boot lockdown), and to try the firmware path itself.
+	 */
+	bool reboot;
 };
 
-/* `rafleet stage`: baseline, kexec -l, phase staged, then kexec. */
+/*
+ * `rafleet stage`: baseline, kexec -l (or, with reboot, a trial entry made
+ * the boot loader's one-shot), phase staged, then kexec (or reboot).
+ */
 int rollout_stage(struct rollout *r, const struct stage_opts *o);
 
 /* `rafleet promote`: the trial kernel becomes the default boot entry. */

@@ -35,16 +35,40 @@ static bool boot_changed(const char *then, const char *now)
 	return then && *then && *now && strcmp(then, now);
 }
 
+/*
+ * The trial entries of a one-shot trial, and the one-shot naming one, once
+ * the trial has booted or will not; said on stderr.  Once it has booted a
+ * failure is not fatal (an entry left over boots only if someone picks
+ * it); before, a rollback fails on it (the one-shot would boot the trial).
+ */
+static int remove_trial_entries(char *why, size_t len)
+{
+	struct bootloader bl;
+	unsigned int gone = 0;
+	int err;
+
+	if (bootloader_detect(&bl, why, len))
+		return 0;	/* no boot loader: no entry of ours either */
+	err = bootloader_remove_trials(&bl, &gone, why, len);
+	if (err)
+		fprintf(stderr, "rafleet: the one-shot trial's boot entry: %s\n", why);
+	else if (gone)
+		fprintf(stderr, "rafleet: removed %u one-shot trial boot entr%s (%s)\n", gone,
+			gone == 1 ? "y" : "ies", bl.name);
+	return err;
+}
+
 /* No trial any more: back to idle, the trial's record gone. */
 static int trial_over(struct rollout *r, const char *action, const char *detail)
 {
 	struct journal_fields jf = { .verdict = strcmp(action, "trial-unjudged") ? "ended" : "unjudged" };
-	char release[256];
+	char release[256], why[512];
 	int err;
 
 	/* a copy: the trial's record goes now, the journal entry after */
 	snprintf(release, sizeof(release), "%s", r->st.trial.release ? r->st.trial.release : "?");
 	jf.kernel = release;
+	remove_trial_entries(why, sizeof(why));
 	r->st.phase = PHASE_IDLE;
 	state_kernel_clear(&r->st.trial);
 	state_verdicts_clear(&r->st);
@@ -141,6 +165,8 @@ int rollout_observe_boot(struct rollout *r)
 	int err;
 
 	if (s->phase == PHASE_STAGED && running_is_trial(&r->now, t->release, t->token)) {
+		/* a one-shot trial's entry has done its work: the boot is here */
+		remove_trial_entries(detail, sizeof(detail));
 		s->phase = PHASE_TRIAL;
 		err = state_set(&t->trial_boot_id, r->now.boot_id);
 		snprintf(detail, sizeof(detail), "trial boot of %s started (staged -> trial)",
@@ -220,7 +246,40 @@ static int stage_fail(struct rollout *r, const char *why, int err)
 	return rollout_fail(r, "stage", why, err);
 }
 
-static int stage_steps(struct rollout *r, bool baseline, bool exec)
+/*
+ * The trial entry of @t's kernel with its command line, made the boot
+ * loader's one-shot: the next boot only, so any reset after it lands on
+ * the default.  @how says what was done.
+ */
+static int trial_entry(const struct state_kernel *t, char *how, size_t hlen, char *why,
+		       size_t len)
+{
+	struct bootloader bl;
+	struct boot_target e;
+	unsigned int gone;
+	char set[PATH_MAX + 1200];
+	int err;
+
+	err = bootloader_detect(&bl, why, len);
+	if (!err)	/* those of a stage before, interrupted */
+		err = bootloader_remove_trials(&bl, &gone, why, len);
+	if (!err)
+		err = bootloader_add_trial(&bl, t->release, t->cmdline, t->token, &e, why, len);
+	if (err)
+		return err;
+	err = bootloader_set_oneshot(&bl, &e, set, sizeof(set), why, len);
+	if (err) {
+		char rwhy[256];
+
+		bootloader_remove_trials(&bl, &gone, rwhy, sizeof(rwhy));
+		return err;
+	}
+	snprintf(how, hlen, "%s: entry %.1500s, %.1500s", bl.name, e.source, set);
+	return 0;
+}
+
+
+static int stage_steps(struct rollout *r, bool baseline, bool exec, bool reboot)
 {
 	struct state_kernel *t = &r->st.trial;
 	struct journal_fields jf = { .kernel = t->release, .verdict = "staged" };
@@ -238,28 +297,43 @@ static int stage_steps(struct rollout *r, bool baseline, bool exec)
 		failpoint("stage.after-baseline");
 	}
 
-	err = rollout_step(r, "kexec-load");
-	if (err)
-		return err;
-	err = kexec_load(t->image, t->initrd, t->cmdline, why, sizeof(why));
-	if (err)
-		return stage_fail(r, why, err);
-	failpoint("stage.after-kexec-load");
+	if (reboot) {
+		char set[PATH_MAX + 1400];
+
+		err = rollout_step(r, "trial-entry");
+		if (err)
+			return err;
+		err = trial_entry(t, set, sizeof(set), why, sizeof(why));
+		if (err)
+			return stage_fail(r, why, err);
+		failpoint("stage.after-trial-entry");
+		snprintf(detail, sizeof(detail), "trial kernel %s is the next boot only (rafleet.trial=%s; %.600s); previous kernel %s",
+			 t->release, t->token, set, r->st.previous.release);
+	} else {
+		err = rollout_step(r, "kexec-load");
+		if (err)
+			return err;
+		err = kexec_load(t->image, t->initrd, t->cmdline, why, sizeof(why));
+		if (err)
+			return stage_fail(r, why, err);
+		failpoint("stage.after-kexec-load");
+		snprintf(detail, sizeof(detail), "trial kernel %s loaded for kexec (rafleet.trial=%s); previous kernel %s",
+			 t->release, t->token, r->st.previous.release);
+	}
 
 	r->st.phase = PHASE_STAGED;
 	err = state_set(&t->staged_boot_id, r->now.boot_id);
 	if (err)
 		return err;
-	snprintf(detail, sizeof(detail), "trial kernel %s loaded for kexec (rafleet.trial=%s); previous kernel %s",
-		 t->release, t->token, r->st.previous.release);
 	err = rollout_finish(r, LOG_NOTICE, "stage", &jf, detail);
 	if (err || !exec)
 		return err;
 	failpoint("stage.after-mark");
 
-	err = kexec_exec(&how, why, sizeof(why));
+	err = reboot ? host_reboot(&how, why, sizeof(why)) : kexec_exec(&how, why, sizeof(why));
 	if (err) {
-		fprintf(stderr, "rafleet stage: %s: %s; the trial kernel stays loaded\n", how, why);
+		fprintf(stderr, "rafleet stage: %s: %s; the trial kernel stays %s\n", how, why,
+			reboot ? "the next boot" : "loaded");
 		snprintf(detail, sizeof(detail), "%s failed: %s", how, why);
 		rollout_record(r, "stage", detail);
 	}
@@ -356,7 +430,7 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 	struct bootloader bl;
 	struct boot_target def;
 	char why[512], base[4096], cmdline[4200], token[24], path[PATH_MAX];
-	const char *args[2];
+	const char *args[3];
 	int err;
 
 	if (s->phase == PHASE_STAGED || s->phase == PHASE_TRIAL) {
@@ -419,11 +493,12 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 	state_verdicts_clear(s);
 	args[0] = trial.release;
 	args[1] = o->baseline ? "baseline" : "no-baseline";
-	err = rollout_begin(r, "stage", args, 2);
+	args[2] = o->reboot ? "reboot" : "kexec";
+	err = rollout_begin(r, "stage", args, 3);
 	if (err)
 		return err;
 	failpoint("stage.after-intent");
-	return stage_steps(r, o->baseline, o->exec);
+	return stage_steps(r, o->baseline, o->exec, o->reboot);
 }
 
 int rollout_resume_stage(struct rollout *r)
@@ -438,7 +513,8 @@ int rollout_resume_stage(struct rollout *r)
 		return stage_fail(r, why, 0);
 	}
 	return stage_steps(r, s->pending.nr_args > 1 &&
-			   !strcmp(s->pending.args[1], "baseline"), false);
+			   !strcmp(s->pending.args[1], "baseline"), false,
+			   s->pending.nr_args > 2 && !strcmp(s->pending.args[2], "reboot"));
 }
 
 /* ---- the previous default entry ---- */
@@ -573,6 +649,8 @@ static int unload_steps(struct rollout *r, const char *reason)
 	if (err)
 		return err;
 	err = kexec_unload(why, sizeof(why));
+	if (!err)	/* a one-shot trial's entry, and the one-shot */
+		err = remove_trial_entries(why, sizeof(why));
 	if (err)
 		return rollout_fail(r, "kernel-rollback", why, err);
 	failpoint("kernel-rollback.after-kexec-unload");

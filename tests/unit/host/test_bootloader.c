@@ -496,6 +496,111 @@ static void test_pin(void)
 	ok(!pinned && strstr(why, "GRUB_DEFAULT"), "  says why: %s", why);
 }
 
+/*
+ * A one-shot trial through the boot loader: a copy of the kernel's own
+ * entry with the trial's command line, the one-shot naming it, the
+ * default unmoved; refused where it would become the default or where
+ * the boot loader reads no entry files; removed with its one-shot.
+ */
+static void test_trial(void)
+{
+	struct bootloader bl;
+	struct boot_target t, d, k;
+	char how[8192], why[1024], var[256];
+	unsigned int gone;
+	const char *text;
+
+	reset(true);
+	two_kernels("efi");
+	put("efi/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet.virt\nlinux /abc/7.3.4-1.rafleet.virt/linux\n"
+	    "initrd /abc/7.3.4-1.rafleet.virt/initrd\noptions root=/dev/vda2 quiet\n"
+	    "options console=ttyS0\n");
+	put("efi/abc/7.3.4-1.rafleet.virt/initrd", "i");
+	put("efi/loader/loader.conf", "timeout 0\ndefault abc-6.1.0-13-amd64.conf\n");
+	efivar_set_loader("LoaderInfo", "systemd-boot 252", why, sizeof(why));
+	detect(&bl);
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt",
+				    "root=/dev/vda2 quiet console=ttyS0 panic=10 rafleet.trial=abcd",
+				    "abcd", &t, why, sizeof(why)), 0, "systemd-boot: a trial entry added");
+	is_str(t.entry, "rafleet-trial-abcd", "  named for its token");
+	text = file("efi/loader/entries/rafleet-trial-abcd.conf");
+	ok(strstr(text, "\noptions root=/dev/vda2 quiet console=ttyS0 panic=10 rafleet.trial=abcd\n") &&
+	   !strstr(text, "options root=/dev/vda2 quiet\n") && !strstr(text, "options console=ttyS0\n"),
+	   "  beside the kernel's own entry, its options the trial's command line only");
+	ok(strstr(text, "\nlinux /abc/7.3.4-1.rafleet.virt/linux\n") &&
+	   strstr(text, "\ninitrd /abc/7.3.4-1.rafleet.virt/initrd\n") &&
+	   strstr(text, "title rafleet trial of 7.3.4-1.rafleet.virt") && !strstr(text, "title rafleet\n"),
+	   "  the kernel and initramfs of the kernel's entry, on its partition; a title that says so");
+	ok(!exists("efi/loader/entries/rafleet-trial-abcd.conf.tmp"), "  no temporary file left");
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.entry, "abc-6.1.0-13-amd64", "  the default did not move");
+	bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &k, why, sizeof(why));
+	is_str(k.entry, "abc-7.3.4-1.rafleet.virt",
+	       "  the kernel's entry is still the one that boots it by name (what promote makes the default)");
+	is_i64(bootloader_set_oneshot(&bl, &t, how, sizeof(how), why, sizeof(why)), 0, "  made the one-shot");
+	efivar_get_loader("LoaderEntryOneShot", var, sizeof(var), why, sizeof(why));
+	is_str(var, "rafleet-trial-abcd.conf", "  LoaderEntryOneShot names it");
+	bootloader_oneshot(&bl, &d, why, sizeof(why));
+	is_str(d.release, "7.3.4-1.rafleet.virt", "  the one-shot boots the trial kernel");
+
+	put("efi/loader/entries/rafleet-trial-old.conf", "title left over\nlinux /abc/7.3.4-1.rafleet.virt/linux\n");
+	is_i64(bootloader_remove_trials(&bl, &gone, why, sizeof(why)), 0, "remove the trial entries");
+	ok(gone == 2 && !exists("efi/loader/entries/rafleet-trial-abcd.conf") &&
+	   !exists("efi/loader/entries/rafleet-trial-old.conf") &&
+	   exists("efi/loader/entries/abc-7.3.4-1.rafleet.virt.conf"),
+	   "  both trial entries gone (%u), the kernel's own kept", gone);
+	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "  and the one-shot that named one");
+	bootloader_find(&bl, "6.1.0-13-amd64", NULL, &k, why, sizeof(why));
+	bootloader_set_oneshot(&bl, &k, how, sizeof(how), why, sizeof(why));
+	bootloader_remove_trials(&bl, &gone, why, sizeof(why));
+	ok(gone == 0 && !bootloader_oneshot(&bl, &d, why, sizeof(why)),
+	   "  a one-shot of another entry is not theirs to clear");
+
+	/* no default line: the trial entry would be first of the menu */
+	reset(false);
+	two_kernels("boot");
+	put("boot/loader/loader.conf", "timeout 0\n");
+	detect(&bl);
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt", "rafleet.trial=x", "x", &t, why,
+				    sizeof(why)), -EINVAL,
+	       "a default nothing names, which the trial entry would become: -EINVAL");
+	ok(strstr(why, "pin-default") && !exists("boot/loader/entries/rafleet-trial-x.conf"),
+	   "  the entry removed again; says what to do: %s", why);
+
+	reset(false);
+	debian_cfg("${saved_entry}");
+	detect(&bl);
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt", "rafleet.trial=x", "x", &t, why,
+				    sizeof(why)), -EOPNOTSUPP, "Debian's GRUB, no entry files: -EOPNOTSUPP");
+	ok(strstr(why, "kexec") != NULL, "  says what to do instead: %s", why);
+
+	/* Fedora's layout: the entry beside the others, next_entry names it */
+	reset(false);
+	put("boot/grub2/grub.cfg", "set default=\"${saved_entry}\"\ninsmod blscfg\nblscfg\n");
+	put("boot/vmlinuz-6.8.5-301.fc40.x86_64", "k");
+	put("boot/vmlinuz-7.3.4-1.rafleet.virt", "k");
+	put("boot/loader/entries/abc-6.8.5-301.fc40.x86_64.conf",
+	    "title Fedora\nversion 6.8.5-301.fc40.x86_64\nlinux /vmlinuz-6.8.5-301.fc40.x86_64\n");
+	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet.virt\nlinux /vmlinuz-7.3.4-1.rafleet.virt\noptions ro\n");
+	detect(&bl);
+	bootloader_find(&bl, "6.8.5-301.fc40.x86_64", NULL, &k, why, sizeof(why));
+	bootloader_set_default(&bl, &k, false, how, sizeof(how), why, sizeof(why));
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt", "ro rafleet.trial=y", "y", &t, why,
+				    sizeof(why)), 0, "grub-bls: a trial entry added");
+	ok(strstr(file("boot/loader/entries/rafleet-trial-y.conf"), "\noptions ro rafleet.trial=y\n") != NULL,
+	   "  in /boot/loader/entries, with the trial's options");
+	is_i64(bootloader_set_oneshot(&bl, &t, how, sizeof(how), why, sizeof(why)), 0, "  made the one-shot");
+	ok(strstr(file("boot/grub2/grubenv"), "next_entry=rafleet-trial-y\n") != NULL,
+	   "  grubenv's next_entry names its id");
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.release, "6.8.5-301.fc40.x86_64", "  saved_entry did not move");
+	is_i64(bootloader_remove_trials(&bl, &gone, why, sizeof(why)), 0, "  removed");
+	ok(gone == 1 && !strstr(file("boot/grub2/grubenv"), "next_entry=rafleet"),
+	   "  the entry and next_entry gone");
+}
+
 int main(void)
 {
 	char esc[sizeof(sysfs)];
@@ -510,6 +615,7 @@ int main(void)
 	test_efi();
 	test_grub();
 	test_pin();
+	test_trial();
 	fakefs_rm_tree(root);
 	fakefs_rm_tree(sysfs);
 	return tap_done();
