@@ -448,8 +448,13 @@ static int sdboot_clear_oneshot(const struct bootloader *bl, char *why, size_t l
 
 /* ---- loader.conf on vfat ---- */
 
-/* @text with its "default" lines dropped and one for @pattern added. */
-static char *conf_with_default(const char *text, const char *pattern)
+/*
+ * @text, a file of "KEY value" lines (loader.conf, a BLS entry), with the
+ * lines whose first word is one of @drop (NULL-ended) left out, @head
+ * before the rest and @tail after it.  NULL on ENOMEM.
+ */
+static char *lines_replaced(const char *text, const char *const *drop, const char *head,
+			    const char *tail)
 {
 	char *out = NULL, *copy = strdup(text), *line, *save;
 	size_t n = 0;
@@ -462,23 +467,37 @@ static char *conf_with_default(const char *text, const char *pattern)
 		free(out);
 		return NULL;
 	}
+	fputs(head, f);
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		const char *p = line + strspn(line, " \t");
+		size_t k = strcspn(p, " \t");
+		bool keep = true;
 
-		if (!strncmp(p, "default", 7) && (p[7] == ' ' || p[7] == '\t'))
-			continue;
-		/* our padding, made anew below */
-		if (!strncmp(p, "#rafleet-pad", 12))
-			continue;
-		fprintf(f, "%s\n", line);
+		for (const char *const *d = drop; *d && keep; d++)
+			keep = !(k == strlen(*d) && !strncmp(p, *d, k));
+		if (keep)
+			fprintf(f, "%s\n", line);
 	}
-	fprintf(f, "default %s\n", pattern);
+	fputs(tail, f);
 	free(copy);
 	if (fclose(f)) {
 		free(out);
 		return NULL;
 	}
 	return out;
+}
+
+/*
+ * @text with its "default" lines and our padding (made anew by the caller)
+ * dropped, and one "default" line for @pattern added.
+ */
+static char *conf_with_default(const char *text, const char *pattern)
+{
+	static const char *const drop[] = { "default", "#rafleet-pad:", NULL };
+	char tail[1200];
+
+	snprintf(tail, sizeof(tail), "default %s\n", pattern);
+	return lines_replaced(text, drop, "", tail);
 }
 
 /* @text padded with a comment to exactly LOADER_CONF_SECTOR bytes. */
@@ -701,34 +720,15 @@ static size_t entry_parts(const struct bootloader *bl, const char *parts[2])
 /* @text, an entry file, with its title and options lines made a trial's */
 static char *trial_entry_text(const char *text, const char *release, const char *cmdline)
 {
-	char *out = NULL, *copy = strdup(text), *line, *save;
-	size_t n = 0;
-	FILE *f = open_memstream(&out, &n);
+	static const char *const drop[] = { "title", "options", NULL };
+	char *head = NULL, *tail = NULL, *out = NULL;
 
-	if (!f || !copy) {
-		if (f)
-			fclose(f);
-		free(copy);
-		free(out);
-		return NULL;
-	}
-	fprintf(f, "# rafleet: a one-shot trial boot of %s, removed once it has booted\n",
-		release);
-	fprintf(f, "title rafleet trial of %s (the next boot only)\n", release);
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		const char *p = line + strspn(line, " \t");
-		size_t k = strcspn(p, " \t");
-
-		if ((k == 5 && !strncmp(p, "title", 5)) || (k == 7 && !strncmp(p, "options", 7)))
-			continue;
-		fprintf(f, "%s\n", line);
-	}
-	fprintf(f, "options %s\n", cmdline);
-	free(copy);
-	if (fclose(f)) {
-		free(out);
-		return NULL;
-	}
+	if (asprintf(&head, "# rafleet: a one-shot trial boot of %s, removed once it has booted\n"
+		     "title rafleet trial of %s (the next boot only)\n", release, release) >= 0 &&
+	    asprintf(&tail, "options %s\n", cmdline) >= 0)
+		out = lines_replaced(text, drop, head, tail);
+	free(head);
+	free(tail);
 	return out;
 }
 
