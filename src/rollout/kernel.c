@@ -482,6 +482,8 @@ int rollout_stage(struct rollout *r, const struct stage_opts *o)
 		err = set_kernel(&s->trial, &trial, cmdline);
 	if (!err)
 		err = state_set(&s->trial.token, token);
+	if (!err)
+		err = state_set(&s->trial.boot, o->reboot ? "boot-loader" : "kexec");
 	if (!err && o->baseline) {
 		snprintf(why, sizeof(why), "baseline-%s.json", r->now.release);
 		err = statedir_path(why, path, sizeof(path));
@@ -514,7 +516,7 @@ int rollout_resume_stage(struct rollout *r)
 	}
 	return stage_steps(r, s->pending.nr_args > 1 &&
 			   !strcmp(s->pending.args[1], "baseline"), false,
-			   s->pending.nr_args > 2 && !strcmp(s->pending.args[2], "reboot"));
+			   s->trial.boot && !strcmp(s->trial.boot, "boot-loader"));
 }
 
 /* ---- the previous default entry ---- */
@@ -642,21 +644,21 @@ static int unload_steps(struct rollout *r, const char *reason)
 {
 	struct journal_fields jf = { .kernel = r->st.trial.release, .reason = reason,
 				     .verdict = "unloaded" };
+	bool entry = r->st.trial.boot && !strcmp(r->st.trial.boot, "boot-loader");
 	char why[512] = "", detail[1024];
 	int err;
 
-	err = rollout_step(r, "kexec-unload");
+	/* a one-shot trial: its entry and the one-shot; nothing was loaded */
+	err = rollout_step(r, entry ? "trial-entry-remove" : "kexec-unload");
 	if (err)
 		return err;
-	err = kexec_unload(why, sizeof(why));
-	if (!err)	/* a one-shot trial's entry, and the one-shot */
-		err = remove_trial_entries(why, sizeof(why));
+	err = entry ? remove_trial_entries(why, sizeof(why)) : kexec_unload(why, sizeof(why));
 	if (err)
 		return rollout_fail(r, "kernel-rollback", why, err);
 	failpoint("kernel-rollback.after-kexec-unload");
 	r->st.phase = PHASE_ROLLED_BACK;
-	snprintf(detail, sizeof(detail), "staged trial of %s unloaded before it ran: %s",
-		 r->st.trial.release, reason);
+	snprintf(detail, sizeof(detail), "staged trial of %s %s before it ran: %s",
+		 r->st.trial.release, entry ? "taken off the next boot" : "unloaded", reason);
 	return rollout_finish(r, LOG_WARNING, "kernel-rollback", &jf, detail);
 }
 

@@ -16,6 +16,9 @@ static void kernel_row(FILE *f, const char *label, const struct state_kernel *k)
 		k->image ? k->image : "-", k->initrd ? k->initrd : "-");
 	if (k->cmdline)
 		fprintf(f, "%-9s   cmdline %s\n", "", k->cmdline);
+	if (k->boot)
+		fprintf(f, "%-9s   boots by %s\n", "", !strcmp(k->boot, "boot-loader") ?
+			"the boot loader, the next boot only (stage --reboot)" : k->boot);
 }
 
 static void verdict_row(FILE *f, const char *label, const struct state_verdict *v)

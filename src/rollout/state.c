@@ -59,6 +59,7 @@ void state_kernel_clear(struct state_kernel *k)
 	free(k->initrd);
 	free(k->cmdline);
 	free(k->token);
+	free(k->boot);
 	free(k->staged_boot_id);
 	free(k->trial_boot_id);
 	free(k->default_entry);

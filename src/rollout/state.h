@@ -35,6 +35,7 @@ struct state_kernel {
 	char *image, *initrd;	/* as the host sees them; initrd may be NULL */
 	char *cmdline;		/* what kexec is given (--append) */
 	char *token;		/* trial: rafleet.trial=TOKEN */
+	char *boot;		/* trial: "kexec", or "boot-loader" (stage --reboot) */
 	char *staged_boot_id;	/* trial: the boot that loaded it */
 	char *trial_boot_id;	/* trial: the boot that ran it */
 	/*

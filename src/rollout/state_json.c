@@ -19,6 +19,7 @@ static const struct json_field kernel_fields[] = {
 	{ .key = "initrd", .type = JF_STRDUP, JF_AT(struct state_kernel, initrd) },
 	{ .key = "cmdline", .type = JF_STRDUP, JF_AT(struct state_kernel, cmdline) },
 	{ .key = "token", .type = JF_STRDUP, JF_AT(struct state_kernel, token) },
+	{ .key = "boot", .type = JF_STRDUP, JF_AT(struct state_kernel, boot) },
 	{ .key = "staged_boot_id", .type = JF_STRDUP, JF_AT(struct state_kernel, staged_boot_id) },
 	{ .key = "trial_boot_id", .type = JF_STRDUP, JF_AT(struct state_kernel, trial_boot_id) },
 	{ .key = "default_entry", .type = JF_STRDUP, JF_AT(struct state_kernel, default_entry) },
@@ -232,6 +233,7 @@ static void kernel_json(struct json_writer *w, const char *key,
 	json_str(w, "cmdline", k->cmdline);
 	if (trial) {
 		json_str(w, "token", k->token);
+		json_str(w, "boot", k->boot);
 		json_str(w, "staged_boot_id", k->staged_boot_id);
 		json_str(w, "trial_boot_id", k->trial_boot_id);
 	} else {
