@@ -402,7 +402,11 @@ node_start() {
 	# shellcheck source=tests/vm/guest-status
 	. "$(dirname "${BASH_SOURCE[0]}")/../vm/guest-status"
 	[ -s "$p.vars" ] || cp /usr/share/OVMF/OVMF_VARS_4M.fd "$p.vars"
-	qemu_tcg "$t" \
+	# one vCPU: a booted node's trials flip static branches (the smoke
+	# run's sysctls, the kernel's own), and with two, multi-threaded TCG
+	# ran a stale int3 of one (tests/vm/guest-status); one thread for two
+	# vCPUs costs a node two to four times its boot (docs/testing.md)
+	QEMU_TCG_SMP=${QEMU_TCG_SMP:-1} qemu_tcg "$t" \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive "if=pflash,format=raw,unit=1,file=$p.vars" \
 		-drive "file=$img,if=virtio,format=raw" "$@"
