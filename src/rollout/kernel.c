@@ -58,6 +58,12 @@ static int remove_trial_entries(char *why, size_t len)
 	return err;
 }
 
+/* The trial boots through the boot loader (stage --reboot), not by kexec. */
+static bool by_boot_loader(const struct state_kernel *t)
+{
+	return t->boot && !strcmp(t->boot, "boot-loader");
+}
+
 /* No trial any more: back to idle, the trial's record gone. */
 static int trial_over(struct rollout *r, const char *action, const char *detail)
 {
@@ -68,7 +74,8 @@ static int trial_over(struct rollout *r, const char *action, const char *detail)
 	/* a copy: the trial's record goes now, the journal entry after */
 	snprintf(release, sizeof(release), "%s", r->st.trial.release ? r->st.trial.release : "?");
 	jf.kernel = release;
-	remove_trial_entries(why, sizeof(why));
+	if (by_boot_loader(&r->st.trial))
+		remove_trial_entries(why, sizeof(why));
 	r->st.phase = PHASE_IDLE;
 	state_kernel_clear(&r->st.trial);
 	state_verdicts_clear(&r->st);
@@ -166,7 +173,8 @@ int rollout_observe_boot(struct rollout *r)
 
 	if (s->phase == PHASE_STAGED && running_is_trial(&r->now, t->release, t->token)) {
 		/* a one-shot trial's entry has done its work: the boot is here */
-		remove_trial_entries(detail, sizeof(detail));
+		if (by_boot_loader(t))
+			remove_trial_entries(detail, sizeof(detail));
 		s->phase = PHASE_TRIAL;
 		err = state_set(&t->trial_boot_id, r->now.boot_id);
 		snprintf(detail, sizeof(detail), "trial boot of %s started (staged -> trial)",
@@ -516,7 +524,7 @@ int rollout_resume_stage(struct rollout *r)
 	}
 	return stage_steps(r, s->pending.nr_args > 1 &&
 			   !strcmp(s->pending.args[1], "baseline"), false,
-			   s->trial.boot && !strcmp(s->trial.boot, "boot-loader"));
+			   by_boot_loader(&s->trial));
 }
 
 /* ---- the previous default entry ---- */
@@ -644,7 +652,7 @@ static int unload_steps(struct rollout *r, const char *reason)
 {
 	struct journal_fields jf = { .kernel = r->st.trial.release, .reason = reason,
 				     .verdict = "unloaded" };
-	bool entry = r->st.trial.boot && !strcmp(r->st.trial.boot, "boot-loader");
+	bool entry = by_boot_loader(&r->st.trial);
 	char why[512] = "", detail[1024];
 	int err;
 
