@@ -201,6 +201,7 @@ install: $(OUT)/rafleet
 		$(DESTDIR)$(KERNELINSTALLDIR)/99-rafleet-pin.install
 	install -D -m 0755 etc/kernel/preinst.d-rafleet-pin $(DESTDIR)$(SYSCONFDIR)/kernel/preinst.d/rafleet-pin
 	install -D -m 0644 etc/grub.d-default/rafleet.cfg $(DESTDIR)$(SYSCONFDIR)/default/grub.d/rafleet.cfg
+	install -D -m 0755 etc/grub.d/42_rafleet $(DESTDIR)$(SYSCONFDIR)/grub.d/42_rafleet
 	install -D -m 0644 etc/smoke.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/smoke.conf
 	install -D -m 0644 etc/trial.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/trial.conf
 	install -d $(DESTDIR)$(SYSCONFDIR)/rafleet/health/required.d \

@@ -732,22 +732,53 @@ static char *trial_entry_text(const char *text, const char *release, const char 
 	return out;
 }
 
+/*
+ * The trial entry @t just written at @dst (a host path) must not have become
+ * what boots without a one-shot: true (and the entry removed, @why saying
+ * so) when the default is no longer @before.
+ */
+static bool same_default_failed(const struct bootloader *bl, const struct boot_target *before,
+				const struct boot_target *t, const char *dst, char *why, size_t len)
+{
+	struct boot_target after;
+	int err = bootloader_default(bl, &after, why, len);
+
+	if (!err && (strcmp(after.entry, before->entry) || strcmp(after.release, before->release))) {
+		snprintf(why, len, "adding %s made it the default (%s: %s): the default must be named first (rafleet pin-default)",
+			 t->source, bl->name, after.source);
+		err = -EINVAL;
+	}
+	if (err) {
+		unlink(dst);
+		fsync_dir_of(dst);
+	}
+	return err != 0;
+}
+
 int bootloader_add_trial(const struct bootloader *bl, const char *release,
 			 const char *cmdline, const char *token, struct boot_target *t,
 			 char *why, size_t len)
 {
-	struct boot_target k, before, after;
+	struct boot_target k, before;
 	char src[PATH_MAX], dst[PATH_MAX], rel[PATH_MAX], text[16384], *out;
 	const char *slash;
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	if (bl->kind != BOOTLOADER_SDBOOT && bl->kind != BOOTLOADER_GRUB_BLS) {
-		snprintf(why, len, "%s: a one-shot trial boot needs an entry file for the trial's command line, which this boot loader does not read (systemd-boot and grub-bls do); stage without --reboot (kexec)",
+	if (bl->kind != BOOTLOADER_SDBOOT && bl->kind != BOOTLOADER_GRUB_BLS &&
+	    bl->kind != BOOTLOADER_GRUB) {
+		snprintf(why, len, "%s: a one-shot trial boot needs a boot loader rafleet can give an entry for the trial's command line (systemd-boot, grub, grub-bls); stage without --reboot (kexec)",
 			 bl->name);
 		return -EOPNOTSUPP;
 	}
 	err = bootloader_default(bl, &before, why, len);
+	if (!err && bl->kind == BOOTLOADER_GRUB) {
+		err = grub_add_trial(bl, release, cmdline, token, t, why, len);
+		if (!err && (root_path(rootdir_get(), t->source, dst, sizeof(dst)) ||
+			     same_default_failed(bl, &before, t, dst, why, len)))
+			err = -EINVAL;
+		return err;
+	}
 	if (!err)
 		err = bootloader_find(bl, release, NULL, &k, why, len);
 	if (err)
@@ -782,18 +813,7 @@ int bootloader_add_trial(const struct bootloader *bl, const char *release,
 	snprintf(t->entry, sizeof(t->entry), "%s%s", BOOT_TRIAL_PREFIX, token);
 	snprintf(t->release, sizeof(t->release), "%s", release);
 	snprintf(t->source, sizeof(t->source), "%s", rel);
-	/* the new entry must not have become what boots without a one-shot */
-	err = bootloader_default(bl, &after, why, len);
-	if (!err && (strcmp(after.entry, before.entry) || strcmp(after.release, before.release))) {
-		snprintf(why, len, "adding %s made it the default (%s: %s): the default must be named first (rafleet pin-default)",
-			 rel, bl->name, after.source);
-		err = -EINVAL;
-	}
-	if (err) {
-		unlink(dst);
-		fsync_dir_of(dst);
-	}
-	return err;
+	return same_default_failed(bl, &before, t, dst, why, len) ? -EINVAL : 0;
 }
 
 int bootloader_remove_trials(const struct bootloader *bl, unsigned int *removed,
@@ -806,9 +826,11 @@ int bootloader_remove_trials(const struct bootloader *bl, unsigned int *removed,
 	int err = 0;
 
 	*removed = 0;
-	if (bl->kind != BOOTLOADER_SDBOOT && bl->kind != BOOTLOADER_GRUB_BLS)
+	if (bl->kind == BOOTLOADER_GRUB)
+		err = grub_remove_trials(bl, removed, why, len);
+	else if (bl->kind != BOOTLOADER_SDBOOT && bl->kind != BOOTLOADER_GRUB_BLS)
 		return 0;
-	for (size_t i = 0; i < n && !err; i++) {
+	for (size_t i = 0; i < n && !err && bl->kind != BOOTLOADER_GRUB; i++) {
 		char rel[PATH_MAX], dir[PATH_MAX], file[PATH_MAX + 256];
 		unsigned int here = 0;
 		struct dirent *de;

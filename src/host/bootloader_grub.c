@@ -12,19 +12,37 @@
 #include "host/bootloader_grub.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host/grubcfg.h"
 #include "host/grubenv.h"
+#include "lib/atomicfile.h"
 #include "lib/rootdir.h"
+#include "lib/strbuf.h"
 
 static void paths(const struct bootloader *bl, char *cfg, char *env, size_t len)
 {
 	snprintf(cfg, len, "%s/grub.cfg", bl->grub_dir);
 	snprintf(env, len, "%s/grubenv", bl->grub_dir);
+}
+
+/*
+ * Debian's menu as GRUB shows it: grub.cfg and, where it sources it
+ * (rafleet's /etc/grub.d/42_rafleet, last of the menu), the one-shot
+ * trial entry of GRUB_TRIAL_CFG.
+ */
+static int debian_load(const struct bootloader *bl, struct grub_cfg *c, char *why, size_t len)
+{
+	char cfg[128], env[128], trial[128];
+
+	paths(bl, cfg, env, sizeof(cfg));
+	snprintf(trial, sizeof(trial), "%s/%s", bl->grub_dir, GRUB_TRIAL_CFG);
+	return grub_cfg_load_sourcing(c, cfg, GRUB_TRIAL_CFG, trial, why, len);
 }
 
 static char *dup_or_null(const char *s)
@@ -165,7 +183,7 @@ int grub_menu(const struct bootloader *bl, struct boot_loader *menu, struct warn
 		return menu->conf ? 0 : -ENOMEM;
 	}
 	memset(menu, 0, sizeof(*menu));
-	err = grub_cfg_load(&c, cfg, why, sizeof(why));
+	err = debian_load(bl, &c, why, sizeof(why));
 	if (err) {
 		grub_cfg_free(&c);
 		if (err == -ENOMEM)
@@ -242,7 +260,7 @@ static int resolve(const struct bootloader *bl, const char *spec, struct boot_ta
 		boot_loader_free(&m);
 		return err;
 	}
-	err = grub_cfg_load(&c, cfg, why, len);
+	err = debian_load(bl, &c, why, len);
 	if (!err)
 		err = debian_target(&c, spec, t, why, len);
 	grub_cfg_free(&c);
@@ -264,7 +282,7 @@ int grub_default(const struct bootloader *bl, struct boot_target *t, char *why, 
 			 spec ? spec : "unset: the first entry");
 		t->implicit = !spec;
 	} else {
-		err = grub_cfg_load(&c, cfg, why, len);
+		err = debian_load(bl, &c, why, len);
 		if (!err)
 			err = debian_default_spec(&c, env, &spec, t->source, sizeof(t->source),
 						  &t->implicit, why, len);
@@ -352,4 +370,197 @@ int grub_clear_oneshot(const struct bootloader *bl, char *why, size_t len)
 	if (err == -ENOENT || (!err && !v))
 		return 0;
 	return err ? err : grubenv_unset(env, "next_entry", why, len);
+}
+
+/* ---- Debian: a one-shot trial entry ---- */
+
+/* @w as one GRUB word: bare if it can be, else in '...' ('\'' for a '). */
+static void grub_word(struct strbuf *o, const char *w)
+{
+	bool bare = *w;
+
+	for (const char *p = w; *p && bare; p++)
+		bare = strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			      "_./=:,+-@%", *p) != NULL;
+	if (bare) {
+		sb_addf(o, "%s", w);
+		return;
+	}
+	sb_addf(o, "'");
+	for (const char *p = w; *p; p++)
+		if (*p == '\'')
+			sb_addf(o, "'\\''");
+		else
+			sb_addf(o, "%c", *p);
+	sb_addf(o, "'");
+}
+
+/* @cmdline's words (split at blanks), each a GRUB word after a space */
+static void grub_words(struct strbuf *o, const char *cmdline)
+{
+	const char *p = cmdline, *w;
+	char word[4096];
+	size_t n;
+
+	while (word_next(&p, " \t", &w, &n)) {
+		if (n >= sizeof(word)) {
+			o->cut = true;
+			return;
+		}
+		snprintf(word, sizeof(word), "%.*s", (int)n, w);
+		sb_addf(o, " ");
+		grub_word(o, word);
+	}
+}
+
+/* Line @n (1-based) of @text: its start and length, or NULL. */
+static const char *line_at(const char *text, unsigned int n, size_t *len)
+{
+	const char *p = text;
+
+	for (unsigned int i = 1; i < n && p; i++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || !*p)
+		return NULL;
+	*len = strcspn(p, "\n");
+	return p;
+}
+
+static bool is_linux_cmd(const char *line, size_t n)
+{
+	static const char *const cmds[] = { "linux", "linuxefi", "linux16", NULL };
+	size_t b = strspn(line, " \t");
+
+	for (int i = 0; cmds[i]; i++) {
+		size_t l = strlen(cmds[i]);
+
+		if (b + l < n && !strncmp(line + b, cmds[i], l) &&
+		    (line[b + l] == ' ' || line[b + l] == '\t'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The trial entry's text: the block of @e in @text (grub.cfg), its own
+ * lines between the menuentry line and its '}', under a menuentry of its
+ * own whose id is @id, its linux line the kernel's with @cmdline.
+ */
+static int trial_text(const char *text, const struct grub_entry *e, const char *release,
+		      const char *id, const char *cmdline, char **out, char *why, size_t len)
+{
+	size_t cap = strlen(text) + strlen(cmdline) * 2 + 1024, n;
+	struct strbuf o;
+	const char *l;
+	bool linux_done = false;
+	char *buf = malloc(cap), title[512];
+
+	if (!buf)
+		return -ENOMEM;
+	sb_init(&o, buf, cap);
+	l = line_at(text, e->line, &n);
+	if (!l || !n || l[n - 1] != '{' || e->end_line <= e->line + 1) {
+		snprintf(why, len, "grub.cfg:%u: the entry of %s is not a block of lines (\"menuentry ... {\" to \"}\") to copy",
+			 e->line, release);
+		free(buf);
+		return -EINVAL;
+	}
+	sb_addf(&o, "# rafleet: a one-shot trial boot of %s (rafleet stage --reboot), removed once it has booted\n"
+		"# its lines are those of the entry \"%s\" of grub.cfg\n", release, e->path);
+	snprintf(title, sizeof(title), "rafleet trial of %s (the next boot only)", release);
+	sb_addf(&o, "menuentry ");
+	grub_word(&o, title);
+	sb_addf(&o, " --id ");
+	grub_word(&o, id);
+	sb_addf(&o, " {\n");
+	for (unsigned int i = e->line + 1; i < e->end_line; i++) {
+		l = line_at(text, i, &n);
+		if (!l)
+			break;
+		if (!linux_done && is_linux_cmd(l, n)) {
+			size_t b = strspn(l, " \t"), c = strcspn(l + b, " \t");
+
+			sb_addf(&o, "%.*s ", (int)(b + c), l);
+			grub_word(&o, e->kernel);
+			grub_words(&o, cmdline);
+			sb_addf(&o, "\n");
+			linux_done = true;
+			continue;
+		}
+		sb_addf(&o, "%.*s\n", (int)n, l);
+	}
+	sb_addf(&o, "}\n");
+	if (!linux_done || o.cut) {
+		snprintf(why, len, "grub.cfg:%u: the entry of %s has %s", e->line, release,
+			 linux_done ? "more text than a trial entry holds" : "no linux line between its braces");
+		free(buf);
+		return -EINVAL;
+	}
+	*out = buf;
+	return 0;
+}
+
+int grub_add_trial(const struct bootloader *bl, const char *release, const char *cmdline,
+		   const char *token, struct boot_target *t, char *why, size_t len)
+{
+	char cfg[128], env[128], rel[160], path[PATH_MAX], id[128], *text = NULL, *out = NULL;
+	const struct grub_entry *e;
+	struct grub_cfg c;
+	int err;
+
+	paths(bl, cfg, env, sizeof(cfg));
+	snprintf(rel, sizeof(rel), "%s/%s", bl->grub_dir, GRUB_TRIAL_CFG);
+	snprintf(id, sizeof(id), "%s%s", BOOT_TRIAL_PREFIX, token);
+	err = grub_cfg_read(cfg, &text, why, len);
+	if (err)
+		return err;
+	err = grub_cfg_parse(&c, text, cfg, why, len);
+	if (!err && !strstr(text, GRUB_TRIAL_CFG)) {
+		snprintf(why, len, "%s does not source %s: rafleet's /etc/grub.d/42_rafleet is not in it yet (update-grub), so GRUB would not see a trial entry; stage without --reboot (kexec)",
+			 cfg, rel);
+		err = -EOPNOTSUPP;
+	}
+	if (!err)
+		err = grub_cfg_find_release(&c, release, &e, why, len);
+	if (!err)
+		err = trial_text(text, e, release, id, cmdline, &out, why, len);
+	grub_cfg_free(&c);
+	free(text);
+	if (!err)
+		err = root_path(rootdir_get(), rel, path, sizeof(path));
+	if (!err) {
+		err = atomic_write_file(path, out, strlen(out), 0644);
+		if (err)
+			snprintf(why, len, "%s: %s", rel, strerror(-err));
+	}
+	free(out);
+	if (err)
+		return err;
+	snprintf(t->entry, sizeof(t->entry), "%s", id);
+	snprintf(t->release, sizeof(t->release), "%s", release);
+	snprintf(t->source, sizeof(t->source), "%s", rel);
+	return 0;
+}
+
+int grub_remove_trials(const struct bootloader *bl, unsigned int *removed, char *why, size_t len)
+{
+	char rel[160], path[PATH_MAX];
+
+	*removed = 0;
+	if (bl->kind != BOOTLOADER_GRUB)
+		return 0;
+	snprintf(rel, sizeof(rel), "%s/%s", bl->grub_dir, GRUB_TRIAL_CFG);
+	if (root_path(rootdir_get(), rel, path, sizeof(path)))
+		return 0;
+	if (unlink(path)) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(why, len, "%s: %s", rel, strerror(errno));
+		return -errno;
+	}
+	fsync_dir_of(path);
+	*removed = 1;
+	return 0;
 }

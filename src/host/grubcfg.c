@@ -598,6 +598,8 @@ static int close_block(struct parser *ps)
 	if (!b->commands)
 		return fail(ps, b->line, "the %s opened here is empty: GRUB cannot parse an empty { }",
 			    kind_name(b));
+	if (b->e)
+		b->e->end_line = ps->tok_line;
 	return b->kind == B_ENTRY ? close_entry(b->e) : 0;
 }
 
@@ -699,28 +701,63 @@ int grub_cfg_parse(struct grub_cfg *c, const char *cfg, const char *file,
 	return err;
 }
 
-int grub_cfg_load(struct grub_cfg *c, const char *file, char *why, size_t len)
+int grub_cfg_read(const char *file, char **text, char *why, size_t len)
 {
 	char path[PATH_MAX];
-	char *text;
+	int err;
+
+	*text = NULL;
+	err = root_path(rootdir_get(), file, path, sizeof(path));
+	if (!err)
+		err = read_whole_file(path, GRUB_CFG_MAX, text, NULL);
+	if (err == -EFBIG)
+		snprintf(why, len, "%s: larger than %u bytes", file, GRUB_CFG_MAX);
+	else if (err == -EBADMSG)
+		snprintf(why, len, "%s: holds a NUL byte: not a grub.cfg", file);
+	else if (err)
+		snprintf(why, len, "%s: %s", file, strerror(-err));
+	return err;
+}
+
+int grub_cfg_load_sourcing(struct grub_cfg *c, const char *file, const char *hook,
+			   const char *more, char *why, size_t len)
+{
+	char *text, *extra = NULL, *all = NULL;
+	bool sources;
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	err = root_path(rootdir_get(), file, path, sizeof(path));
-	if (!err)
-		err = read_whole_file(path, GRUB_CFG_MAX, &text, NULL);
-	if (err) {
-		if (err == -EFBIG)
-			snprintf(why, len, "%s: larger than %u bytes", file, GRUB_CFG_MAX);
-		else if (err == -EBADMSG)
-			snprintf(why, len, "%s: holds a NUL byte: not a grub.cfg", file);
-		else
-			snprintf(why, len, "%s: %s", file, strerror(-err));
+	err = grub_cfg_read(file, &text, why, len);
+	if (err)
 		return err;
+	sources = hook && more && strstr(text, hook);
+	if (sources) {
+		err = grub_cfg_read(more, &extra, why, len);
+		if (err == -ENOENT)
+			err = 0;
+		/* alone first, so that an error names its own file and line */
+		if (!err && extra) {
+			err = grub_cfg_parse(c, extra, more, why, len);
+			grub_cfg_free(c);
+		}
+		if (!err && extra && asprintf(&all, "%s\n%s", text, extra) < 0) {
+			all = NULL;
+			err = -ENOMEM;
+		}
 	}
-	err = grub_cfg_parse(c, text, file, why, len);
+	if (!err)
+		err = grub_cfg_parse(c, all ? all : text, file, why, len);
+	if (!err)
+		c->sources = sources;
+	free(all);
+	free(extra);
 	free(text);
 	return err;
+}
+
+int grub_cfg_load(struct grub_cfg *c, const char *file, char *why, size_t len)
+{
+	return grub_cfg_load_sourcing(c, file, NULL, NULL, why, len);
 }
 
 static void entry_free(struct grub_entry *e)

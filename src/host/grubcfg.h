@@ -53,6 +53,7 @@ struct grub_entry {
 	 */
 	bool recovery;
 	unsigned int line;	/* where its block starts in grub.cfg */
+	unsigned int end_line;	/* the line of the '}' that closes it */
 };
 
 struct grub_cfg {
@@ -82,6 +83,12 @@ struct grub_cfg {
 	 * /boot/loader/entries, so it has no menuentry of its own for those.
 	 */
 	bool blscfg;
+	/*
+	 * grub_cfg_load_sourcing(): the file's text names the file it
+	 * sources at boot, so its entries are in this menu (after the file's
+	 * own) if it exists.
+	 */
+	bool sources;
 };
 
 /*
@@ -93,6 +100,19 @@ struct grub_cfg {
  * whatever the result.
  */
 int grub_cfg_load(struct grub_cfg *c, const char *file, char *why, size_t len);
+
+/*
+ * grub_cfg_load() of @file, and, when its text holds @hook (the name of a
+ * file that it sources at boot, as an /etc/grub.d script put it there) and
+ * the file @more exists, @more's text read as if it followed @file's: the
+ * menu GRUB shows once it has sourced @more, its entries last.  Sets
+ * c->sources when the hook is there.  @more's errors are @file's.
+ */
+int grub_cfg_load_sourcing(struct grub_cfg *c, const char *file, const char *hook,
+			   const char *more, char *why, size_t len);
+
+/* @file's text (as the host sees it) into *@text (free it); -errno, @why */
+int grub_cfg_read(const char *file, char **text, char *why, size_t len);
 
 /* The same for the text @cfg, called @file in messages. */
 int grub_cfg_parse(struct grub_cfg *c, const char *cfg, const char *file,

@@ -15,6 +15,7 @@
  * saved_entry naming an entry's id.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@
 
 #include "host/bootloader.h"
 #include "host/efivar.h"
+#include "host/grubcfg.h"
+#include "lib/runcmd.h"
 #include "fakefs.h"
 #include "tap.h"
 
@@ -496,6 +499,122 @@ static void test_pin(void)
 	ok(!pinned && strstr(why, "GRUB_DEFAULT"), "  says why: %s", why);
 }
 
+/* what rafleet's /etc/grub.d/42_rafleet puts into grub.cfg */
+static const char grub_hook[] =
+	"if [ -f ${config_directory}/rafleet-trial.cfg ]; then\n"
+	"  source ${config_directory}/rafleet-trial.cfg\n"
+	"elif [ -z \"${config_directory}\" -a -f $prefix/rafleet-trial.cfg ]; then\n"
+	"  source $prefix/rafleet-trial.cfg\n"
+	"fi\n";
+
+/*
+ * @argv's exit status, its standard output into @out (a path) if not NULL,
+ * its complaints out of the TAP stream.
+ */
+static int run_to(char *const argv[], const char *out)
+{
+	struct run_io io = { .in_fd = -1, .out_fd = -1, .err_fd = -1 };
+	int rc;
+
+	io.err_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	io.out_fd = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : io.err_fd;
+	rc = run_command_io(argv, &io, 30);
+	if (out && io.out_fd >= 0)
+		close(io.out_fd);
+	if (io.err_fd >= 0)
+		close(io.err_fd);
+	return rc;
+}
+
+/* the hook above is what the shipped script writes (the tests run at the top) */
+static void test_grub_hook(void)
+{
+	char out[sizeof(root) + 64];
+	char *sh[] = { "sh", "etc/grub.d/42_rafleet", NULL };
+	char *check[] = { "grub-script-check", out, NULL };
+
+	snprintf(out, sizeof(out), "%s/hook.cfg", root);
+	is_i64(run_to(sh, out), 0, "etc/grub.d/42_rafleet runs");
+	is_str(file("hook.cfg"), grub_hook,
+	       "  and writes the hook these tests put into grub.cfg");
+	is_i64(run_to(check, NULL), 0, "  GRUB's parser accepts it (grub-script-check)");
+}
+
+/*
+ * Debian's GRUB: the trial entry in /boot/grub/rafleet-trial.cfg, which
+ * grub.cfg sources (42_rafleet), a copy of the kernel's own block with
+ * the trial's command line; next_entry names its id; removed with it.
+ */
+static void test_trial_debian(void)
+{
+	struct bootloader bl;
+	struct boot_target t, d;
+	struct grub_cfg c;
+	const struct grub_entry *e;
+	char how[8192], why[1024], cfg[16384], path[sizeof(root) + 64];
+	char *check[] = { "grub-script-check", path, NULL };
+	unsigned int gone;
+	const char *text;
+
+	reset(false);
+	test_grub_hook();
+	debian_cfg("${saved_entry}");
+	detect(&bl);
+	bootloader_find(&bl, "6.1.0-13-amd64", NULL, &d, why, sizeof(why));
+	bootloader_set_default(&bl, &d, false, how, sizeof(how), why, sizeof(why));
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt", "rafleet.trial=x", "x", &t, why,
+				    sizeof(why)), -EOPNOTSUPP,
+	       "Debian's GRUB, grub.cfg without 42_rafleet's hook: -EOPNOTSUPP");
+	ok(strstr(why, "update-grub") && strstr(why, "kexec") && !exists("boot/grub/rafleet-trial.cfg"),
+	   "  says why and what to do instead, writes nothing: %s", why);
+
+	snprintf(cfg, sizeof(cfg), "%s### BEGIN /etc/grub.d/42_rafleet ###\n%s### END /etc/grub.d/42_rafleet ###\n",
+		 file("boot/grub/grub.cfg"), grub_hook);
+	put("boot/grub/grub.cfg", cfg);
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt",
+				    "root=UUID=11111111-2222 ro panic=10 rafleet.trial=abcd x=$y it's",
+				    "abcd", &t, why, sizeof(why)), 0,
+	       "with the hook: a trial entry added");
+	is_str(t.entry, "rafleet-trial-abcd", "  its id names the token");
+	is_str(t.source, "/boot/grub/rafleet-trial.cfg", "  in /boot/grub/rafleet-trial.cfg");
+	text = file("boot/grub/rafleet-trial.cfg");
+	ok(strstr(text, "\nmenuentry 'rafleet trial of 7.3.4-1.rafleet.virt (the next boot only)' --id rafleet-trial-abcd {\n") &&
+	   strstr(text, "\t\tload_video\n\t\tinsmod gzio\n") &&
+	   strstr(text, "\t\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet.virt\n}\n"),
+	   "  the kernel's block, its own lines, under a menuentry of its own");
+	ok(strstr(text, "\t\tlinux /boot/vmlinuz-7.3.4-1.rafleet.virt root=UUID=11111111-2222 ro panic=10 rafleet.trial=abcd 'x=$y' 'it'\\''s'\n") != NULL,
+	   "  its linux line the kernel with the trial's command line, quoted for GRUB");
+	snprintf(path, sizeof(path), "%s/boot/grub/rafleet-trial.cfg", root);
+	is_i64(run_to(check, NULL), 0, "  GRUB's syntax (grub-script-check)");
+	is_i64(grub_cfg_load(&c, "/boot/grub/rafleet-trial.cfg", why, sizeof(why)), 0, "  and ours");
+	ok(c.nr_bootable == 1 && !strcmp(c.bootable[0]->options,
+					 "root=UUID=11111111-2222 ro panic=10 rafleet.trial=abcd x=$y it's"),
+	   "  read back, the command line is the trial's, word for word (%s)",
+	   c.nr_bootable ? c.bootable[0]->options : "no entry");
+	grub_cfg_free(&c);
+	is_i64(grub_cfg_load_sourcing(&c, "/boot/grub/grub.cfg", "rafleet-trial.cfg",
+				      "/boot/grub/rafleet-trial.cfg", why, sizeof(why)), 0,
+	       "  grub.cfg with what it sources");
+	ok(c.sources && !grub_cfg_resolve(&c, "rafleet-trial-abcd", &e, why, sizeof(why)) &&
+	   !strcmp(e->version, "7.3.4-1.rafleet.virt") && c.entries[c.nr_entries - 1].id &&
+	   !strcmp(c.entries[c.nr_entries - 1].id, "rafleet-trial-abcd"),
+	   "  its menu ends with the trial entry, which GRUB finds by its id");
+	grub_cfg_free(&c);
+	bootloader_default(&bl, &d, why, sizeof(why));
+	is_str(d.release, "6.1.0-13-amd64", "  the default did not move");
+	is_i64(bootloader_set_oneshot(&bl, &t, how, sizeof(how), why, sizeof(why)), 0, "  made the one-shot");
+	ok(strstr(file("boot/grub/grubenv"), "\nnext_entry=rafleet-trial-abcd\n") != NULL,
+	   "  grubenv's next_entry names its id, as grub-reboot writes it");
+	bootloader_oneshot(&bl, &d, why, sizeof(why));
+	is_str(d.release, "7.3.4-1.rafleet.virt", "  the one-shot boots the trial kernel");
+	is_i64(bootloader_remove_trials(&bl, &gone, why, sizeof(why)), 0, "  removed");
+	ok(gone == 1 && !exists("boot/grub/rafleet-trial.cfg") &&
+	   !strstr(file("boot/grub/grubenv"), "next_entry=rafleet"),
+	   "  the file and next_entry gone");
+	is_i64(bootloader_remove_trials(&bl, &gone, why, sizeof(why)), 0, "  again: nothing to do");
+	ok(gone == 0, "  nothing removed");
+}
+
 /*
  * A one-shot trial through the boot loader: a copy of the kernel's own
  * entry with the trial's command line, the one-shot naming it, the
@@ -568,12 +687,7 @@ static void test_trial(void)
 	ok(strstr(why, "pin-default") && !exists("boot/loader/entries/rafleet-trial-x.conf"),
 	   "  the entry removed again; says what to do: %s", why);
 
-	reset(false);
-	debian_cfg("${saved_entry}");
-	detect(&bl);
-	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt", "rafleet.trial=x", "x", &t, why,
-				    sizeof(why)), -EOPNOTSUPP, "Debian's GRUB, no entry files: -EOPNOTSUPP");
-	ok(strstr(why, "kexec") != NULL, "  says what to do instead: %s", why);
+	test_trial_debian();
 
 	/* Fedora's layout: the entry beside the others, next_entry names it */
 	reset(false);

@@ -469,6 +469,8 @@ static void test_debian_tree(void)
 	is_str(e->version, OLD, "    its release");
 	ok(!e->recovery, "    not recovery");
 	ok(e->line > sub->line && sub->line > c.entries[0].line, "  entries know their line");
+	ok(e->end_line > e->line && sub->end_line > sub->children[3].end_line &&
+	   c.entries[0].end_line < sub->line, "  and the line of their closing '}'");
 	grub_cfg_free(&c);
 
 	if (!parse(&c, DEBIAN_CFG("0"), "Debian grub.cfg (GRUB_DEFAULT=0) parses"))
@@ -734,6 +736,28 @@ static void test_load(void)
 	is_i64(grub_cfg_load(&c, GRUB_CFG_FEDORA, why, sizeof(why)), -ENOENT,
 	       "no " GRUB_CFG_FEDORA ": -ENOENT");
 	is_str(why, GRUB_CFG_FEDORA ": No such file or directory", "  why names it");
+	grub_cfg_free(&c);
+
+	/* a file grub.cfg sources at boot: its entries follow grub.cfg's */
+	is_i64(grub_cfg_load_sourcing(&c, GRUB_CFG_DEBIAN, "more.cfg", "/boot/grub/more.cfg",
+				      why, sizeof(why)), 0, "sourcing: grub.cfg without the hook");
+	ok(!c.sources && c.nr_entries == 2, "  sources nothing; its own 2 entries");
+	grub_cfg_free(&c);
+	fakefs_put(root, "boot/grub/grub.cfg", DEBIAN_CFG("0") "source $prefix/more.cfg\n");
+	is_i64(grub_cfg_load_sourcing(&c, GRUB_CFG_DEBIAN, "more.cfg", "/boot/grub/more.cfg",
+				      why, sizeof(why)), 0, "  with the hook, no such file yet");
+	ok(c.sources && c.nr_entries == 2, "  sources it; still 2 entries");
+	grub_cfg_free(&c);
+	fakefs_put(root, "boot/grub/more.cfg", "menuentry 'More' --id more {\n\tlinux /boot/vmlinuz-9 ro\n}\n");
+	is_i64(grub_cfg_load_sourcing(&c, GRUB_CFG_DEBIAN, "more.cfg", "/boot/grub/more.cfg",
+				      why, sizeof(why)), 0, "  with the file");
+	ok(c.nr_entries == 3 && !strcmp(c.entries[2].id, "more") && c.nr_bootable == 6 &&
+	   !strcmp(c.bootable[5]->version, "9"), "  its entry is the menu's last, bootable");
+	grub_cfg_free(&c);
+	fakefs_put(root, "boot/grub/more.cfg", "menuentry 'More' {\n");
+	is_i64(grub_cfg_load_sourcing(&c, GRUB_CFG_DEBIAN, "more.cfg", "/boot/grub/more.cfg",
+				      why, sizeof(why)), -EINVAL, "  a broken one: -EINVAL, nothing half-read");
+	ok(!c.nr_entries && strstr(why, "/boot/grub/more.cfg:1:"), "  named: %s", why);
 	grub_cfg_free(&c);
 	unsetenv("RAFLEET_ROOT");
 }
