@@ -47,6 +47,7 @@
 #   make demo           the host rollout on a booted guest, told step by step
 #   make fleet          the Ansible rollout in waves on four QEMU guests
 #   make trial-failures trial kernels that panic, hang, wedge: back by themselves
+#   make node-grub      a Debian node with GRUB, through OVMF: install, trials, promote
 #   make guard-overhead what a running guard costs the workloads (a report,
 #                       root; GUARD_ROUNDS)
 #   make ci             what CI runs (.ci/run): make check in a fresh root
@@ -98,7 +99,7 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo \
-	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures check ci clean help
+	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub check ci clean help
 
 all: packages
 
@@ -378,6 +379,13 @@ check:
 # previous kernel by itself (about 20 min).
 trial-failures: packages tools
 	RAFLEET=$(OUT)/rafleet tests/host/test_trial_failures $(RAFLEET_CACHE) out/repo
+
+# node-grub: a Debian node that boots with GRUB through OVMF: apt installs
+# rafleet and our kernel (the default stays), a kexec trial and a one-shot
+# trial through GRUB that panic, one that is promoted, its demotion, each
+# followed by a cold start (tests/host/test_node_grub; `make check` runs it).
+node-grub: packages tools
+	tests/host/test_node_grub $(RAFLEET_CACHE) out/deb
 
 # ci: .ci/run, make check in a fresh minimal bookworm root where
 # scripts/install-deps installs everything (scripts/fresh-root).

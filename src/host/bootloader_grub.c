@@ -301,7 +301,8 @@ int grub_oneshot(const struct bootloader *bl, struct boot_target *t, char *why, 
 
 	paths(bl, cfg, env, sizeof(cfg));
 	err = grubenv_get(env, "next_entry", &spec, why, len);
-	if (!err && !spec)
+	/* empty is unset: 00_header's "set next_entry=; save_env next_entry" */
+	if (!err && (!spec || !*spec))
 		err = -ENOENT;
 	if (!err) {
 		snprintf(t->source, sizeof(t->source), "%s: next_entry=%s", env, spec);
@@ -366,9 +367,11 @@ int grub_clear_oneshot(const struct bootloader *bl, char *why, size_t len)
 
 	paths(bl, cfg, env, sizeof(cfg));
 	err = grubenv_get(env, "next_entry", &v, why, len);
-	free(v);
-	if (err == -ENOENT || (!err && !v))
+	if (err == -ENOENT || (!err && (!v || !*v))) {
+		free(v);
 		return 0;
+	}
+	free(v);
 	return err ? err : grubenv_unset(env, "next_entry", why, len);
 }
 

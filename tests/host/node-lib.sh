@@ -330,19 +330,42 @@ node_efi_disk() {
 		rmdir "$root/boot" 2> /dev/null
 		mv "$tmp/boot" "$root/boot"
 	fi
-	if [ $rc = 0 ]; then
-		truncate -s $(( (1 + NODE_ESP_MB + root_mb + 1) * 1024 * 1024 )) "$img" &&
-			sfdisk -q "$img" > /dev/null <<-EOF &&
-			label: gpt
-			start=2048, size=$((NODE_ESP_MB * 2048)), type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B, name=ESP
-			start=$(( (1 + NODE_ESP_MB) * 2048 )), size=$((root_mb * 2048)), type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, name=root
-			EOF
-			dd if="$tmp/esp.img" of="$img" bs=1M seek=1 conv=notrunc,sparse status=none &&
-			dd if="$tmp/root.img" of="$img" bs=1M seek=$((1 + NODE_ESP_MB)) conv=notrunc,sparse status=none ||
-			rc=1
-	fi
+	[ $rc = 0 ] && { node_gpt_image "$img" "$tmp/esp.img" "$tmp/root.img" "$root_mb" || rc=1; }
 	rm -rf "$tmp"
 	[ $rc = 0 ] || { echo "node_efi_disk: cannot make $img from $root" >&2; rm -f "$img"; }
+	return $rc
+}
+
+# node_gpt_image IMG ESP_IMG ROOT_IMG ROOT_MB: the disk IMG, GPT, the ESP
+# (NODE_ESP_MB) at 1 MiB then the root partition (ROOT_MB), their
+# filesystems copied in from the two images
+node_gpt_image() {
+	local img=$1 root_mb=$4
+	truncate -s $(( (1 + NODE_ESP_MB + root_mb + 1) * 1024 * 1024 )) "$img" &&
+		sfdisk -q "$img" > /dev/null <<-EOF &&
+		label: gpt
+		start=2048, size=$((NODE_ESP_MB * 2048)), type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B, name=ESP
+		start=$(( (1 + NODE_ESP_MB) * 2048 )), size=$((root_mb * 2048)), type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, name=root
+		EOF
+		dd if="$2" of="$img" bs=1M seek=1 conv=notrunc,sparse status=none &&
+		dd if="$3" of="$img" bs=1M seek=$((1 + NODE_ESP_MB)) conv=notrunc,sparse status=none
+}
+
+# node_grub_disk ROOT IMG [FREE_MB]: the disk of a node that boots with
+# GRUB, as Debian lays it out: /boot on the root filesystem (made from all
+# of ROOT, FREE_MB free, default 768), an empty ESP for /boot/efi, where
+# grub-install puts GRUB (tests/host/test_node_grub's setup boot).
+node_grub_disk() {
+	local root=$1 img=$2 free=${3:-768} tmp root_mb rc=0
+	tmp=$(mktemp -d "$(dirname "$img")/.disk.XXXXXX")
+	rm -f "$img"
+	node_boot_umount "$root" || rc=1
+	root_mb=$(( $(du -sm "$root" | cut -f1) + free ))
+	[ $rc = 0 ] && mkfs.vfat -n ESP -C "$tmp/esp.img" $((NODE_ESP_MB * 1024)) > /dev/null &&
+		mkfs.ext4 -q -F -L node-root -d "$root" "$tmp/root.img" "${root_mb}M" > /dev/null &&
+		node_gpt_image "$img" "$tmp/esp.img" "$tmp/root.img" "$root_mb" || rc=1
+	rm -rf "$tmp"
+	[ $rc = 0 ] || { echo "node_grub_disk: cannot make $img from $root" >&2; rm -f "$img"; }
 	return $rc
 }
 
@@ -412,6 +435,11 @@ node_start() {
 		-drive "file=$img,if=virtio,format=raw" "$@"
 }
 
+# node_unansi [-u]: the text without terminal escapes (GRUB's colours on
+# EFI reach every serial port, the guest's ttyS1 too, before its first
+# line); -u: unbuffered
+node_unansi() { sed "$@" 's/\x1b\[[0-9;=?]*[A-Za-z]//g'; }
+
 # node_machine W TIMEOUT MAX_STARTS: the node on W/root.img (node_efi_disk)
 # as a machine: each start goes through the firmware and systemd-boot
 # (node_start), in QEMU (TCG, -no-reboot: a reset or reboot ends the
@@ -450,14 +478,14 @@ node_machine() {
 			-serial "file:$w/console-$run.log" -serial "file:$w/results-$run.log" \
 			> "$w/qemu-$run.log" 2>&1 &
 		qemu=$!
-		tail --pid=$qemu -n +1 -F "$w/results-$run.log" 2>/dev/null | _nm_follow
+		tail --pid=$qemu -n +1 -F "$w/results-$run.log" 2>/dev/null | node_unansi -u | _nm_follow
 		wait $qemu
 		rc=$?
 		echo "# start $run ran for $(( $(date +%s) - t0 )) s, qemu exit status $rc"
 		echo "$run $(( $(date +%s) - t0 ))" >> "$w/start-times"
 		echo "$run $(node_esp_state "$w/root.img") | $(node_esp_cat "$w/root.img" /loader/loader.conf 2> /dev/null |
 			sed -n 's/^default[[:space:]]*//p' | tr '\n' ' ')" >> "$w/esp-after"
-		tr -d '\r' < "$w/results-$run.log" > "$w/results-$run.txt" 2>/dev/null
+		tr -d '\r' < "$w/results-$run.log" 2>/dev/null | node_unansi > "$w/results-$run.txt"
 		cat "$w/results-$run.txt" >> "$w/results.txt"
 		cp "$w/console-$run.log" "$w/console.log"
 		cp "$w/qemu-$run.log" "$w/qemu.log"

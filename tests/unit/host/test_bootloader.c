@@ -31,6 +31,8 @@
 static char root[] = "/tmp/rafleet-bootloader-XXXXXX";
 static char sysfs[] = "/tmp/rafleet-bootloader-sys-XXXXXX";
 
+static int run_to(char *const argv[], const char *out);
+
 static void put(const char *rel, const char *content)
 {
 	if (fakefs_put(root, rel, content))
@@ -416,6 +418,17 @@ static void test_grub(void)
 	is_str(d.release, "6.1.0-13-amd64", "  the default unchanged");
 	is_i64(bootloader_clear_oneshot(&bl, why, sizeof(why)), 0, "clear it");
 	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "  gone");
+	/* GRUB's 00_header, booting it: "set next_entry=; save_env next_entry" */
+	{
+		char env[sizeof(root) + 64];
+		char *argv[] = { "grub-editenv", env, "set", "next_entry=", NULL };
+
+		snprintf(env, sizeof(env), "%s/boot/grub/grubenv", root);
+		is_i64(run_to(argv, NULL), 0, "next_entry= (empty), as GRUB leaves it once it has booted one");
+	}
+	ok(strstr(file("boot/grub/grubenv"), "\nnext_entry=\n") != NULL, "  (grubenv holds next_entry=)");
+	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "  no one-shot: empty is unset");
+	is_i64(bootloader_clear_oneshot(&bl, why, sizeof(why)), 0, "  nothing to clear");
 
 	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0, "promote");
 	bootloader_default(&bl, &d, why, sizeof(why));
