@@ -707,6 +707,8 @@ static size_t entry_parts(const struct bootloader *bl, const char *parts[2])
 {
 	size_t n = 0;
 
+	if (bl->kind == BOOTLOADER_GRUB)
+		return 0;	/* Debian's: no entry files (grub_remove_trials) */
 	if (bl->kind == BOOTLOADER_GRUB_BLS) {
 		parts[n++] = "/boot";
 		return n;
@@ -734,11 +736,12 @@ static char *trial_entry_text(const char *text, const char *release, const char 
 
 /*
  * The trial entry @t just written at @dst (a host path) must not have become
- * what boots without a one-shot: true (and the entry removed, @why saying
- * so) when the default is no longer @before.
+ * what boots without a one-shot: -EINVAL (or bootloader_default()'s error),
+ * the entry removed and @why saying so, when the default is no longer
+ * @before; else 0.
  */
-static bool same_default_failed(const struct bootloader *bl, const struct boot_target *before,
-				const struct boot_target *t, const char *dst, char *why, size_t len)
+static int trial_keeps_default(const struct bootloader *bl, const struct boot_target *before,
+			       const struct boot_target *t, const char *dst, char *why, size_t len)
 {
 	struct boot_target after;
 	int err = bootloader_default(bl, &after, why, len);
@@ -752,7 +755,7 @@ static bool same_default_failed(const struct bootloader *bl, const struct boot_t
 		unlink(dst);
 		fsync_dir_of(dst);
 	}
-	return err != 0;
+	return err;
 }
 
 int bootloader_add_trial(const struct bootloader *bl, const char *release,
@@ -774,10 +777,9 @@ int bootloader_add_trial(const struct bootloader *bl, const char *release,
 	err = bootloader_default(bl, &before, why, len);
 	if (!err && bl->kind == BOOTLOADER_GRUB) {
 		err = grub_add_trial(bl, release, cmdline, token, t, why, len);
-		if (!err && (root_path(rootdir_get(), t->source, dst, sizeof(dst)) ||
-			     same_default_failed(bl, &before, t, dst, why, len)))
-			err = -EINVAL;
-		return err;
+		if (!err)
+			err = root_path(rootdir_get(), t->source, dst, sizeof(dst));
+		return err ? err : trial_keeps_default(bl, &before, t, dst, why, len);
 	}
 	if (!err)
 		err = bootloader_find(bl, release, NULL, &k, why, len);
@@ -813,7 +815,7 @@ int bootloader_add_trial(const struct bootloader *bl, const char *release,
 	snprintf(t->entry, sizeof(t->entry), "%s%s", BOOT_TRIAL_PREFIX, token);
 	snprintf(t->release, sizeof(t->release), "%s", release);
 	snprintf(t->source, sizeof(t->source), "%s", rel);
-	return same_default_failed(bl, &before, t, dst, why, len) ? -EINVAL : 0;
+	return trial_keeps_default(bl, &before, t, dst, why, len);
 }
 
 int bootloader_remove_trials(const struct bootloader *bl, unsigned int *removed,
@@ -830,7 +832,7 @@ int bootloader_remove_trials(const struct bootloader *bl, unsigned int *removed,
 		err = grub_remove_trials(bl, removed, why, len);
 	else if (bl->kind != BOOTLOADER_SDBOOT && bl->kind != BOOTLOADER_GRUB_BLS)
 		return 0;
-	for (size_t i = 0; i < n && !err && bl->kind != BOOTLOADER_GRUB; i++) {
+	for (size_t i = 0; i < n && !err; i++) {
 		char rel[PATH_MAX], dir[PATH_MAX], file[PATH_MAX + 256];
 		unsigned int here = 0;
 		struct dirent *de;

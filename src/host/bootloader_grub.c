@@ -478,10 +478,10 @@ static int trial_text(const char *text, const struct grub_entry *e, const char *
 	sb_addf(&o, " --id ");
 	grub_word(&o, id);
 	sb_addf(&o, " {\n");
-	for (unsigned int i = e->line + 1; i < e->end_line; i++) {
-		l = line_at(text, i, &n);
-		if (!l)
-			break;
+	/* the block's own lines, one after the other from the one after it */
+	l = line_at(text, e->line + 1, &n);
+	for (unsigned int i = e->line + 1; l && i < e->end_line;
+	     i++, l = l[n] ? line_at(l + n + 1, 1, &n) : NULL) {
 		if (!linux_done && is_linux_cmd(l, n)) {
 			size_t b = strspn(l, " \t"), c = strcspn(l + b, " \t");
 
