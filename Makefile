@@ -294,10 +294,10 @@ vm: tools kernel
 # with two, an "Oops: int3" in CI of 18a12bc, 332 s in).
 CANARY_GUEST := $(GUEST_BIN) $(OUT)/rafleet /lib/systemd/systemd-sysctl
 vm-canary: tools kernel
-	QEMU_TCG_SMP=1 RAFLEET_VM_SUITE=tests/vm/suite-canary tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
+	RAFLEET_VM_SUITE=tests/vm/suite-canary tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
 
 vm-canary-full: tools kernel
-	QEMU_TCG_SMP=1 RAFLEET_VM_EXTRA=slow RAFLEET_VM_SUITE=tests/vm/suite-canary-full \
+	RAFLEET_VM_EXTRA=slow RAFLEET_VM_SUITE=tests/vm/suite-canary-full \
 		tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
 
 # demo: the whole host rollout on a booted systemd guest, told as it goes,
@@ -319,14 +319,14 @@ vm-smoke-aa: packages tools
 
 # vm-debug: the debug kernel (KASAN, lockdep, DEBUG_VM, hung tasks, fault
 # injection) under tests/vm/suite-debug, on writable scratch disks, with
-# TCG on one host thread (its switch flips; tests/vm/guest-status).
+# two vCPUs on one host thread (its switch flips; tests/vm/guest-status).
 # loglevel=5 keeps fail_function's notices (one per injected failure) off
 # the serial console; warnings and errors (KASAN, lockdep, hung tasks),
 # which the harness reads there, still show.
 DEBUG_BZIMAGE := $(RAFLEET_CACHE)/build/$(FLAVOR)-debug/arch/x86/boot/bzImage
 vm-debug: tools
 	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) debug bzImage
-	QEMU_TCG_THREAD=single RAFLEET_VM_SUITE=tests/vm/suite-debug RAFLEET_VM_EXTRA=rw RAFLEET_VM_WORK=out/vm-debug \
+	QEMU_TCG_SMP=2 QEMU_TCG_THREAD=single RAFLEET_VM_SUITE=tests/vm/suite-debug RAFLEET_VM_EXTRA=rw RAFLEET_VM_WORK=out/vm-debug \
 		RAFLEET_VM_APPEND=loglevel=5 \
 		RAFLEET_VM_TIMEOUT=$${RAFLEET_VM_TIMEOUT:-2400} \
 		tests/vm/run $(DEBUG_BZIMAGE) $(GUEST_BIN)
@@ -345,7 +345,7 @@ vm-stress: tools
 	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) $(STRESS_VARIANT) bzImage
 	for i in $$(seq $(STRESS_RUNS)); do for fs in $(STRESS_FS); do \
 		echo "test_ra_stress /mnt/rw-$$fs $(STRESS_SECONDS) $(STRESS_MIB) $(STRESS_FLIPS)"; done; done > $(OUT)/stress-$(STRESS_VARIANT).suite
-	QEMU_TCG_THREAD=single RAFLEET_VM_SUITE=$(OUT)/stress-$(STRESS_VARIANT).suite RAFLEET_VM_EXTRA=rw RAFLEET_VM_WORK=$(STRESS_WORK) \
+	QEMU_TCG_SMP=2 QEMU_TCG_THREAD=single RAFLEET_VM_SUITE=$(OUT)/stress-$(STRESS_VARIANT).suite RAFLEET_VM_EXTRA=rw RAFLEET_VM_WORK=$(STRESS_WORK) \
 		RAFLEET_VM_APPEND=loglevel=5 \
 		RAFLEET_VM_TIMEOUT=$$(( $(STRESS_RUNS) * $(words $(STRESS_FS)) * ($(STRESS_SECONDS) + 150) + 300 )) \
 		tests/vm/run $(RAFLEET_CACHE)/build/$(FLAVOR)-$(STRESS_VARIANT)/arch/x86/boot/bzImage $(GUEST_BIN)
