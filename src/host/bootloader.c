@@ -17,6 +17,7 @@
 #include "host/efivar.h"
 #include "lib/atomicfile.h"
 #include "lib/envfile.h"
+#include "lib/failpoint.h"
 #include "lib/fileio.h"
 #include "lib/parsenum.h"
 #include "lib/rootdir.h"
@@ -377,10 +378,15 @@ static int sdboot_count(const struct bootloader *bl, const char *id, char *renam
 		err = -ENAMETOOLONG;
 		goto out;
 	}
-	if (rename(from, to) || fsync_dir_of(to)) {
+	if (rename(from, to))
 		err = -errno;
+	if (!err) {
+		failpoint("boot-count.after-rename");
+		err = fsync_dir_of(to);
+	}
+	if (err) {
 		snprintf(why, len, "%s: cannot rename it to %s for boot counting: %s", e->file,
-			 rel, strerror(errno));
+			 rel, strerror(-err));
 		goto out;
 	}
 	snprintf(renamed, rlen, "%s", rel);
@@ -542,6 +548,8 @@ int loader_conf_set_default(const char *path, const char *pattern, char *how,
 		}
 	}
 	old[n] = '\0';
+	/* a replacement a crash cut short (loader-conf.after-temp) */
+	atomic_leftovers_remove(full, ".tmp.");
 	text = conf_with_default(old, pattern);
 	if (!text) {
 		if (fd >= 0)
@@ -552,19 +560,25 @@ int loader_conf_set_default(const char *path, const char *pattern, char *how,
 		/* does not fit a sector: a new file, renamed over the old */
 		if (fd >= 0)
 			close(fd);
-		err = atomic_write_file(full, text, strlen(text), 0644);
+		err = atomic_write_file_fp(full, text, strlen(text), 0644, "loader-conf");
 		snprintf(how, hlen, "replaced by rename: longer than one sector");
 	} else if (fd >= 0 && n == LOADER_CONF_SECTOR) {
 		/* the one sector the file has, written over in place */
-		if (pwrite(fd, sector, sizeof(sector), 0) != (ssize_t)sizeof(sector) ||
-		    fsync(fd))
+		if (pwrite(fd, sector, sizeof(sector), 0) != (ssize_t)sizeof(sector))
 			err = -errno;
+		if (!err) {
+			failpoint("loader-conf.after-write");
+			if (fsync(fd))
+				err = -errno;
+		}
+		if (!err)
+			failpoint("loader-conf.after-fsync");
 		close(fd);
 		snprintf(how, hlen, "one sector rewritten in place");
 	} else {
 		if (fd >= 0)
 			close(fd);
-		err = atomic_write_file(full, sector, sizeof(sector), 0644);
+		err = atomic_write_file_fp(full, sector, sizeof(sector), 0644, "loader-conf");
 		snprintf(how, hlen, "replaced by rename: now one sector, rewritten in place from here on");
 	}
 	if (err)

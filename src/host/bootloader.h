@@ -165,9 +165,12 @@ int bootloader_remove_trials(const struct bootloader *bl, unsigned int *removed,
  * replaced by one of @pattern, crash-safe on vfat, which has no journal:
  * the file is kept at exactly LOADER_CONF_SECTOR bytes (a comment pads
  * it), so a rewrite is one write of one sector in place, old or new after
- * a crash, and the FAT and the directory never change.  A file of another
- * size is replaced once by a new one (temporary name, fsync, rename); a
- * text that does not fit one sector always is.  @how says which.
+ * a crash, and the FAT and the directory entry's cluster and size never
+ * change (only its modification time, written with the fsync).  A file of
+ * another size is replaced once by a new one (temporary name, fsync,
+ * rename); a text that does not fit one sector always is.  @how says
+ * which.  Failpoints: loader-conf.after-write and .after-fsync in place,
+ * loader-conf.after-temp and .after-rename replacing it.
  */
 int loader_conf_set_default(const char *path, const char *pattern, char *how,
 			    size_t hlen, char *why, size_t len);

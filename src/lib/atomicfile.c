@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Write a file to a temporary name, fsync, rename, fsync the directory. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/atomicfile.h"
+#include "lib/failpoint.h"
 #include "lib/fileio.h"
 
 int fsync_dir_of(const char *path)
@@ -28,8 +31,17 @@ int fsync_dir_of(const char *path)
 	return err;
 }
 
-int atomic_write_fd(const char *path, mode_t mode,
-		    int (*fill)(int fd, const void *arg), const void *arg)
+/* failpoint PREFIX.STEP, when the caller named a prefix */
+static void step_failpoint(const char *prefix, const char *step)
+{
+	char name[128];
+
+	if (prefix && (size_t)snprintf(name, sizeof(name), "%s.%s", prefix, step) < sizeof(name))
+		failpoint(name);
+}
+
+static int write_replace(const char *path, mode_t mode, const char *fp,
+			 int (*fill)(int fd, const void *arg), const void *arg)
 {
 	char tmp[PATH_MAX];
 	int fd, err;
@@ -46,13 +58,51 @@ int atomic_write_fd(const char *path, mode_t mode,
 		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
+	if (!err)
+		step_failpoint(fp, "after-temp");
 	if (!err && rename(tmp, path))
 		err = -errno;
 	if (err) {
 		unlink(tmp);
 		return err;
 	}
+	step_failpoint(fp, "after-rename");
 	return fsync_dir_of(path);
+}
+
+int atomic_write_fd(const char *path, mode_t mode,
+		    int (*fill)(int fd, const void *arg), const void *arg)
+{
+	return write_replace(path, mode, NULL, fill, arg);
+}
+
+int atomic_leftovers_remove(const char *path, const char *infix)
+{
+	char copy[PATH_MAX], prefix[NAME_MAX + 1], file[PATH_MAX];
+	const char *dir, *base = strrchr(path, '/');
+	struct dirent *d;
+	size_t plen;
+	DIR *dh;
+	int n = 0;
+
+	if ((size_t)snprintf(copy, sizeof(copy), "%s", path) >= sizeof(copy))
+		return -ENAMETOOLONG;
+	base = base ? base + 1 : path;
+	if ((size_t)snprintf(prefix, sizeof(prefix), "%s%s", base, infix) >= sizeof(prefix))
+		return -ENAMETOOLONG;
+	plen = strlen(prefix);
+	dir = dirname(copy);
+	dh = opendir(dir);
+	if (!dh)
+		return errno == ENOENT ? 0 : -errno;
+	while ((d = readdir(dh)))
+		/* exactly the six characters mkstemp() put after the prefix */
+		if (!strncmp(d->d_name, prefix, plen) && strlen(d->d_name + plen) == 6 &&
+		    (size_t)snprintf(file, sizeof(file), "%s/%s", dir, d->d_name) < sizeof(file) &&
+		    !unlink(file))
+			n++;
+	closedir(dh);
+	return n;
 }
 
 struct bytes {
@@ -69,9 +119,15 @@ static int write_bytes(int fd, const void *arg)
 
 int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode)
 {
+	return atomic_write_file_fp(path, data, len, mode, NULL);
+}
+
+int atomic_write_file_fp(const char *path, const void *data, size_t len, mode_t mode,
+			 const char *fp)
+{
 	struct bytes b = { data, len };
 
-	return atomic_write_fd(path, mode, write_bytes, &b);
+	return write_replace(path, mode, fp, write_bytes, &b);
 }
 
 int atomic_write_stream(const char *path, mode_t mode,

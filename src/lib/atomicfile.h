@@ -25,6 +25,23 @@ int atomic_write_fd(const char *path, mode_t mode,
 /* The same with @len bytes of @data. */
 int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode);
 
+/*
+ * The same, passing failpoint @fp.after-temp (the temporary file written
+ * and fsynced, not yet renamed) and @fp.after-rename (renamed, its
+ * directory not yet fsynced): for the crash tests of a file whose
+ * filesystem has no journal (lib/failpoint.h).
+ */
+int atomic_write_file_fp(const char *path, const void *data, size_t len, mode_t mode,
+			 const char *fp);
+
+/*
+ * Remove what a crashed writer of @path left beside it: the files named
+ * BASENAME@infix followed by the six characters of mkstemp() (".tmp." for
+ * this file's writers).  Only for a path that no one else writes at the
+ * same time (rafleet's lock held).  The number removed, or -errno.
+ */
+int atomic_leftovers_remove(const char *path, const char *infix);
+
 /* The same with what @fill writes to a stream (a JSON document, an SVG). */
 int atomic_write_stream(const char *path, mode_t mode,
 			int (*fill)(FILE *f, const void *arg), const void *arg);

@@ -31,7 +31,7 @@ enum env_var {
 	ENV_LOCK_WAIT,		/* RAFLEET_LOCK_WAIT: seconds */
 	ENV_CHECK_TIMEOUT,	/* RAFLEET_CHECK_TIMEOUT: health --check */
 	ENV_JOURNAL,		/* RAFLEET_JOURNAL=stderr */
-	ENV_FAILPOINT,		/* RAFLEET_FAILPOINT: name, or "list" */
+	ENV_FAILPOINT,		/* RAFLEET_FAILPOINT: NAME[:kill|:reset], or "list" */
 	ENV_NR
 };
 

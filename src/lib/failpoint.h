@@ -4,7 +4,12 @@
  * calls failpoint("ACTION.after-STEP") between two of its steps:
  *
  *	RAFLEET_FAILPOINT=NAME	the process kills itself (SIGKILL) there,
- *				as a power cut or `kill -9` would
+ *				as `kill -9` would (NAME:kill says the same)
+ *	RAFLEET_FAILPOINT=NAME:reset
+ *				the machine resets there (sysrq b: no sync,
+ *				no unmount), as a power cut would: what the
+ *				kernel had not yet written is lost; SIGKILL
+ *				if /proc/sysrq-trigger cannot be written
  *	RAFLEET_FAILPOINT=list	each failpoint passed says its name on
  *				stderr: "rafleet: failpoint NAME"
  *

@@ -425,11 +425,8 @@ node_start() {
 	# shellcheck source=tests/vm/guest-status
 	. "$(dirname "${BASH_SOURCE[0]}")/../vm/guest-status"
 	[ -s "$p.vars" ] || cp /usr/share/OVMF/OVMF_VARS_4M.fd "$p.vars"
-	# one vCPU: a booted node's trials flip static branches (the smoke
-	# run's sysctls, the kernel's own), and with two, multi-threaded TCG
-	# ran a stale int3 of one (tests/vm/guest-status); one thread for two
-	# vCPUs costs a node two to four times its boot (docs/testing.md)
-	QEMU_TCG_SMP=${QEMU_TCG_SMP:-1} qemu_tcg "$t" \
+	# one vCPU, qemu_tcg's default (tests/vm/guest-status says why)
+	qemu_tcg "$t" \
 		-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
 		-drive "if=pflash,format=raw,unit=1,file=$p.vars" \
 		-drive "file=$img,if=virtio,format=raw" "$@"
@@ -439,6 +436,20 @@ node_start() {
 # EFI reach every serial port, the guest's ttyS1 too, before its first
 # line); -u: unbuffered
 node_unansi() { sed "$@" 's/\x1b\[[0-9;=?]*[A-Za-z]//g'; }
+
+# node_boot_files IMG DIR: what the boot loader reads, as a start left it
+# (the crash tests compare them): DIR/loader.conf and DIR/entries (the
+# names in /loader/entries) of the ESP, DIR/grubenv of the root
+# filesystem, those that IMG has
+node_boot_files() {
+	mkdir -p "$2"
+	node_esp_cat "$1" /loader/loader.conf > "$2/loader.conf" 2> /dev/null || rm -f "$2/loader.conf"
+	mdir -b -i "$1@@$NODE_ESP_OFFSET" ::/loader/entries 2> /dev/null | sed 's|.*/||' | sort > "$2/entries" ||
+		rm -f "$2/entries"
+	[ -s "$2/entries" ] || rm -f "$2/entries"
+	debugfs -R "cat /boot/grub/grubenv" "$1?offset=$NODE_ROOT_OFFSET" > "$2/grubenv" 2> /dev/null
+	[ -s "$2/grubenv" ] || rm -f "$2/grubenv"
+}
 
 # node_machine W TIMEOUT MAX_STARTS: the node on W/root.img (node_efi_disk)
 # as a machine: each start goes through the firmware and systemd-boot
@@ -451,7 +462,8 @@ node_unansi() { sed "$@" 's/\x1b\[[0-9;=?]*[A-Za-z]//g'; }
 # commentary is shown as it comes, each "RAFLEET-BOOT STEP ..." line's
 # time in W/timeline, each start's time in W/start-times; after each
 # start, the ESP as fsck.vfat -n finds it (node_esp_state) and its
-# loader.conf's default line in W/esp-after ("N STATE | DEFAULT").
+# loader.conf's default line in W/esp-after ("N STATE | DEFAULT"), and the
+# boot loader's files in W/after-N (node_boot_files).
 # QEMU_TCG_CPU as the caller sets it.
 node_machine() {
 	local w=$1 timeout_s=$2 max=$3 run t0 qemu rc
@@ -485,6 +497,7 @@ node_machine() {
 		echo "$run $(( $(date +%s) - t0 ))" >> "$w/start-times"
 		echo "$run $(node_esp_state "$w/root.img") | $(node_esp_cat "$w/root.img" /loader/loader.conf 2> /dev/null |
 			sed -n 's/^default[[:space:]]*//p' | tr '\n' ' ')" >> "$w/esp-after"
+		node_boot_files "$w/root.img" "$w/after-$run"
 		tr -d '\r' < "$w/results-$run.log" 2>/dev/null | node_unansi > "$w/results-$run.txt"
 		cat "$w/results-$run.txt" >> "$w/results.txt"
 		cp "$w/console-$run.log" "$w/console.log"

@@ -227,9 +227,14 @@ static void test_default(void)
 	{
 		struct stat before = st_of("boot/loader/loader.conf"), after;
 
+		/* what a crash inside a replacement left (loader-conf.after-temp) */
+		put("boot/loader/loader.conf.tmp.AbC123", "timeout 3\n");
+		put("boot/loader/loader.conf.tmp.keep", "not mkstemp's\n");
 		bootloader_find(&bl, "6.1.0-13-amd64", NULL, &t, why, sizeof(why));
 		is_i64(bootloader_set_default(&bl, &t, false, how, sizeof(how), why, sizeof(why)), 0,
 		       "the next write (a demotion)");
+		ok(!exists("boot/loader/loader.conf.tmp.AbC123") && exists("boot/loader/loader.conf.tmp.keep"),
+		   "  it removes the temporary file a crashed replacement left (not other names)");
 		after = st_of("boot/loader/loader.conf");
 		ok(strstr(how, "one sector rewritten in place") && before.st_ino == after.st_ino &&
 		   after.st_size == LOADER_CONF_SECTOR,

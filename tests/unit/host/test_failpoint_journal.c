@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * failpoint and journal: RAFLEET_FAILPOINT=NAME kills the process with
- * SIGKILL at that failpoint and no other; =list names each one passed;
- * unset, nothing happens.  journal_log() with RAFLEET_JOURNAL=stderr (or
+ * failpoint and journal: RAFLEET_FAILPOINT=NAME (or NAME:kill) kills the
+ * process with SIGKILL at that failpoint and no other; NAME:reset writes
+ * "b" to /proc/sysrq-trigger (here a file under $RAFLEET_PROC: the real
+ * one would reset this machine), and is killed when that write returns;
+ * =list names each one passed; unset, nothing happens.  journal_log() with RAFLEET_JOURNAL=stderr (or
  * no journald) writes one line with the fields that were given.
  */
 #include <signal.h>
@@ -43,10 +45,10 @@ static int child(const char *env)
 	return status;
 }
 
-static const char *err_text(void)
+static const char *file_text(const char *path)
 {
 	static char buf[1024];
-	FILE *f = fopen(errfile, "r");
+	FILE *f = fopen(path, "r");
 
 	buf[f ? fread(buf, 1, sizeof(buf) - 1, f) : 0] = '\0';
 	if (f)
@@ -54,9 +56,15 @@ static const char *err_text(void)
 	return buf;
 }
 
+static const char *err_text(void)
+{
+	return file_text(errfile);
+}
+
 int main(void)
 {
 	struct journal_fields jf = { .feature = "readahead_async_keep_half", .verdict = "off" };
+	char sysrq[sizeof(tmp) + 16];
 	int status, saved;
 
 	if (!ok(mkdtemp(tmp) != NULL, "temp dir"))
@@ -67,6 +75,21 @@ int main(void)
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 7, "unset: both failpoints passed");
 	status = child("a.two");
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "RAFLEET_FAILPOINT=a.two: killed by SIGKILL");
+	status = child("a.two:kill");
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "a.two:kill: killed by SIGKILL");
+	status = child("a.tw:kill");
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 7, "a.tw:kill: a prefix of a name is no failpoint");
+	status = child("a.twoo");
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 7, "a.twoo: nor is a longer name");
+	setenv("RAFLEET_PROC", tmp, 1);
+	snprintf(sysrq, sizeof(sysrq), "%s/sysrq-trigger", tmp);
+	ok(!fakefs_put(tmp, "sysrq-trigger", ""), "a fake sysrq-trigger");
+	status = child("a.one:reset");
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	   "a.one:reset: the write to sysrq-trigger returned (no reset), then SIGKILL");
+	is_str(file_text(sysrq), "b", "  it wrote 'b' to $RAFLEET_PROC/sysrq-trigger");
+	is_str(err_text(), "rafleet: failpoint: resetting the machine (sysrq b)\n", "  saying so first");
+	unsetenv("RAFLEET_PROC");
 	status = child("a.three");
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 7, "a name that is no failpoint: nothing happens");
 	status = child("list");
