@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/atomicfile.h"
 #include "lib/env.h"
+#include "lib/failpoint.h"
 #include "lib/fileio.h"
 #include "lib/rootdir.h"
 #include "lib/runcmd.h"
@@ -196,39 +198,124 @@ const char *grubenv_editenv(void)
 	return NULL;
 }
 
-/* The block (where a symlink leads) and its directory on disk. */
-static int sync_block(const char *path, const char *file, char *why, size_t len)
+/*
+ * grub-editenv rewrites the block in place: it truncates the file and
+ * writes it anew (fopen "wb", then fsync).  A crash between the two leaves
+ * an empty or short file, which GRUB cannot load, and with
+ * GRUB_DEFAULT=saved it then boots the first entry: on Debian the newest
+ * kernel, the one on trial.  So it is run on a copy in the same directory
+ * (where a symlink leads), and the copy, fsynced, is renamed over the
+ * block: after a crash the block is the old one or the new one.  (On vfat,
+ * the ESP of an old Fedora, the rename is the best there is: no journal.)
+ * A missing block is made by grub-editenv itself, which writes a new one
+ * to FILE.new and renames it.  Failpoints grubenv.after-temp (the copy
+ * edited and fsynced) and grubenv.after-rename (its directory not yet).
+ */
+static int edit_copy(const char *prog, const char *real, const char *file, const char *op,
+		     const char *arg, char *why, size_t len)
 {
-	char real[PATH_MAX];
-	const char *what = "fsync";
-	int fd, err = 0;
+	char tmp[PATH_MAX], res[64], *old = NULL;
+	char *argv[] = { (char *)prog, tmp, (char *)op, (char *)arg, NULL };
+	const char *what;
+	struct stat st;
+	size_t n = 0;
+	int fd, rc, err;
 
-	if (!realpath(path, real))
-		snprintf(real, sizeof(real), "%s", path);
-	fd = open(real, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		what = "open";
-	} else {
-		if (fsync(fd))
-			err = -errno;
-		close(fd);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.rafleet-XXXXXX", real) >= sizeof(tmp)) {
+		snprintf(why, len, "%s: %s", file, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
 	}
-	if (!err && (err = fsync_dir_of(real)))
-		what = "fsync of its directory";
+	/* the copy of an edit a crash cut short (grubenv.after-temp) */
+	atomic_leftovers_remove(real, ".rafleet-");
+	what = "read";
+	err = read_whole_file(real, GRUBENV_MAX, &old, &n);
+	if (!err && stat(real, &st))
+		err = -errno;
+	if (!err) {
+		what = "a copy beside it";
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			err = -errno;
+		} else {
+			err = write_full(fd, old, n);
+			if (!err && fchmod(fd, st.st_mode & 07777))
+				err = -errno;
+			if (close(fd) && !err)
+				err = -errno;
+			if (err)
+				unlink(tmp);
+		}
+	}
+	free(old);
+	if (err) {
+		snprintf(why, len, "%s: %s: %s", file, what, strerror(-err));
+		return err;
+	}
+	rc = run_command(argv, -1, EDITENV_TIMEOUT_S);
+	if (rc) {
+		snprintf(why, len, "%s %s %s %s: %s", prog, tmp, op, arg,
+			 run_command_result(rc, res, sizeof(res)));
+		unlink(tmp);
+		return -EIO;
+	}
+	what = "fsync of the edited copy";
+	fd = open(tmp, O_RDONLY | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	if (!err && fsync(fd))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (!err) {
+		failpoint("grubenv.after-temp");
+		what = "rename of the edited copy over it";
+		if (rename(tmp, real))
+			err = -errno;
+	}
+	if (err) {
+		unlink(tmp);
+		snprintf(why, len, "%s: %s: %s", file, what, strerror(-err));
+		return err;
+	}
+	failpoint("grubenv.after-rename");
+	err = fsync_dir_of(real);
 	if (err)
-		snprintf(why, len, "%s: %s after grub-editenv: %s", file, what, strerror(-err));
+		snprintf(why, len, "%s: fsync of its directory: %s", file, strerror(-err));
 	return err;
 }
 
-/* Run the tool on @file with @args, then sync and read back into @env. */
+/* grub-editenv makes a missing block itself (FILE.new, renamed); synced. */
+static int edit_new(const char *prog, const char *real, const char *file, const char *op,
+		    const char *arg, char *why, size_t len)
+{
+	char res[64];
+	char *argv[] = { (char *)prog, (char *)real, (char *)op, (char *)arg, NULL };
+	int fd, rc, err = 0;
+
+	rc = run_command(argv, -1, EDITENV_TIMEOUT_S);
+	if (rc) {
+		snprintf(why, len, "%s %s %s %s: %s", prog, real, op, arg,
+			 run_command_result(rc, res, sizeof(res)));
+		return -EIO;
+	}
+	fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (!err)
+		err = fsync_dir_of(real);
+	if (err)
+		snprintf(why, len, "%s: fsync after grub-editenv: %s", file, strerror(-err));
+	return err;
+}
+
+/* Run the tool for @file with @op @arg (crash-safe, above), read back into @env. */
 static int editenv(const char *file, const char *op, const char *arg,
 		   struct grubenv *env, char *why, size_t len)
 {
 	const char *prog = grubenv_editenv();
-	char path[PATH_MAX], res[64];
-	char *argv[] = { NULL, path, (char *)op, (char *)arg, NULL };
-	int rc, err;
+	char path[PATH_MAX], real[PATH_MAX];
+	int err;
 
 	memset(env, 0, sizeof(*env));
 	if (!prog) {
@@ -236,18 +323,19 @@ static int editenv(const char *file, const char *op, const char *arg,
 			 file, env_name(ENV_GRUB_EDITENV));
 		return -ENOENT;
 	}
-	argv[0] = (char *)prog;
 	if (root_path(rootdir_get(), file, path, sizeof(path))) {
 		snprintf(why, len, "%s: %s", file, strerror(ENAMETOOLONG));
 		return -ENAMETOOLONG;
 	}
-	rc = run_command(argv, -1, EDITENV_TIMEOUT_S);
-	if (rc) {
-		snprintf(why, len, "%s %s %s %s: %s", prog, path, op, arg,
-			 run_command_result(rc, res, sizeof(res)));
-		return -EIO;
+	/* the block where a symlink leads (Fedora's on the ESP, once) */
+	if (realpath(path, real))
+		err = edit_copy(prog, real, file, op, arg, why, len);
+	else if (errno == ENOENT)
+		err = edit_new(prog, path, file, op, arg, why, len);
+	else {
+		err = -errno;
+		snprintf(why, len, "%s: %s", file, strerror(errno));
 	}
-	err = sync_block(path, file, why, len);
 	if (!err)
 		err = grubenv_load(env, file, why, len);
 	return err;

@@ -6,7 +6,9 @@
  * "# GRUB Environment Block", KEY=VALUE lines with a backslash before each
  * '\' and newline of a value, '#' padding to 1024 bytes.  Written only by
  * GRUB's own tool, grub-editenv (grub2-editenv; $RAFLEET_GRUB_EDITENV for
- * tests), which keeps the block's size; then fsynced and read back.
+ * tests), which keeps the block's size, on a copy renamed over the block
+ * (grub-editenv truncates and rewrites in place: a crash between left a
+ * block GRUB cannot load); then fsynced and read back.
  */
 #ifndef RAFLEET_GRUBENV_H
 #define RAFLEET_GRUBENV_H
@@ -47,8 +49,11 @@ int grubenv_get(const char *file, const char *key, char **value, char *why,
 		size_t len);
 
 /*
- * `grub-editenv FILE set KEY=VALUE` (grub-editenv creates a missing
- * block), then the file and its directory fsynced and @key read back.
+ * `grub-editenv COPY set KEY=VALUE` on a copy of the block @file beside
+ * it, fsynced and renamed over it (grub-editenv creates a missing block
+ * itself), the directory fsynced, and @key read back.  After a crash the
+ * block is the old or the new one; a crash before the rename may leave
+ * the copy, FILE.rafleet-XXXXXX.
  * 0; -EINVAL for a key that is empty or holds '=' or a newline; -ENOENT
  * when there is no grub-editenv; -EIO when it failed or the block does
  * not read back @value; another -errno.  @why says what and where.

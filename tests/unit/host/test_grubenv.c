@@ -6,6 +6,11 @@
  * through GRUB's escaping, the block kept at 1024 bytes; a missing file,
  * a file that is no block, a block cut short; a grub-editenv that fails or
  * writes nothing ($RAFLEET_GRUB_EDITENV), each an error that says why.
+ * Crash safety: the tool edits a copy that is renamed over the block, so
+ * a tool that truncates and then dies leaves the block as it was; killed
+ * at grubenv.after-temp the block is the old one (the copy the new one),
+ * at grubenv.after-rename the new one; a symlink (Fedora's grubenv on the
+ * ESP) stays a symlink, its target replaced.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "host/grubenv.h"
@@ -157,6 +165,99 @@ static void test_real_tool(void)
 	       "a key with a newline: -EINVAL");
 }
 
+/* Files in @dir (under the root) whose names start with @prefix. */
+static int copies(const char *dir, const char *prefix)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dh;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s%s", root, dir);
+	dh = opendir(path);
+	while (dh && (d = readdir(dh)))
+		n += !strncmp(d->d_name, prefix, strlen(prefix));
+	if (dh)
+		closedir(dh);
+	return n;
+}
+
+/* grubenv_set(@file, saved_entry=@value) in a child, killed at @fp. */
+static int set_killed(const char *file, const char *value, const char *fp)
+{
+	char why[512];
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		setenv("RAFLEET_FAILPOINT", fp, 1);
+		_exit(grubenv_set(file, "saved_entry", value, why, sizeof(why)) ? 2 : 0);
+	}
+	waitpid(pid, &status, 0);
+	return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+}
+
+static void test_crash(void)
+{
+	char why[512] = "", script[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	int err;
+
+	if (!grubenv_editenv()) {
+		ok(0, "grub-editenv is there for the crash tests");
+		return;
+	}
+	unlink(real(GRUBENV_DEBIAN));
+	is_i64(grubenv_set(GRUBENV_DEBIAN, "saved_entry", "old", why, sizeof(why)), 0,
+	       "crash: a block with saved_entry=old");
+	is_i64(set_killed(GRUBENV_DEBIAN, "new", "grubenv.after-temp"), SIGKILL,
+	       "set saved_entry=new killed at grubenv.after-temp");
+	is_str(get(GRUBENV_DEBIAN, "saved_entry"), "old", "  the block is the old one");
+	is_i64(file_size(GRUBENV_DEBIAN), 1024, "  whole");
+	is_i64(copies("/boot/grub", "grubenv.rafleet-"), 1, "  the edited copy is left beside it");
+	fakefs_put(root, "boot/grub/grubenv.rafleet-x", "not mkstemp's");
+	is_i64(grubenv_set(GRUBENV_DEBIAN, "saved_entry", "old", why, sizeof(why)), 0,
+	       "the next edit, saved_entry=old again");
+	is_i64(copies("/boot/grub", "grubenv.rafleet-"), 1, "  removes the copy the crash left (not other names)");
+	unlink(real("/boot/grub/grubenv.rafleet-x"));
+	is_i64(set_killed(GRUBENV_DEBIAN, "new", "grubenv.after-rename"), SIGKILL,
+	       "set saved_entry=new killed at grubenv.after-rename");
+	is_str(get(GRUBENV_DEBIAN, "saved_entry"), "new", "  the block is the new one");
+	is_i64(copies("/boot/grub", "grubenv.rafleet-"), 0, "  no copy left");
+
+	/* a tool that truncates the file it is given, then dies */
+	snprintf(script, sizeof(script), "%s/bin/truncating-editenv", root);
+	fakefs_put(root, "bin/truncating-editenv", "#!/bin/sh\n: > \"$1\"\nkill -9 $$\n");
+	chmod(script, 0755);
+	setenv("RAFLEET_GRUB_EDITENV", script, 1);
+	err = grubenv_set(GRUBENV_DEBIAN, "saved_entry", "newer", why, sizeof(why));
+	unsetenv("RAFLEET_GRUB_EDITENV");
+	is_i64(err, -EIO, "a grub-editenv that truncates, then is killed: -EIO");
+	ok(strstr(why, "signal 9") || strstr(why, "killed"), "  why says so (%s)", why);
+	is_str(get(GRUBENV_DEBIAN, "saved_entry"), "new", "  the block is untouched (saved_entry=new)");
+	is_i64(file_size(GRUBENV_DEBIAN), 1024, "  and whole");
+	is_i64(copies("/boot/grub", "grubenv.rafleet-"), 0, "  no copy left");
+
+	/* Fedora's old layout: /boot/grub2/grubenv -> ../efi/EFI/fedora/grubenv */
+	fakefs_rm_tree(real("/boot/grub2"));
+	fakefs_rm_tree(real("/boot/efi"));
+	fakefs_put(root, "boot/efi/EFI/fedora/x", "");
+	fakefs_symlink(root, "boot/grub2/grubenv", "../efi/EFI/fedora/grubenv");
+	snprintf(target, sizeof(target), "%s/boot/efi/EFI/fedora/grubenv", root);
+	{
+		char *argv[] = { (char *)grubenv_editenv(), target, "create", NULL };
+
+		is_i64(run_command(argv, -1, 30), 0, "a block on the ESP, grubenv a symlink to it");
+	}
+	is_i64(grubenv_set(GRUBENV_FEDORA, "saved_entry", "abc", why, sizeof(why)), 0,
+	       "grubenv_set through the symlink");
+	ok(!lstat(real(GRUBENV_FEDORA), &st) && S_ISLNK(st.st_mode), "  the symlink is still one");
+	is_str(get("/boot/efi/EFI/fedora/grubenv", "saved_entry"), "abc", "  its target holds the new block");
+	is_i64(copies("/boot/efi/EFI/fedora", "grubenv.rafleet-"), 0, "  no copy left there");
+}
+
 static void test_read(void)
 {
 	char block[1024];
@@ -251,6 +352,7 @@ int main(void)
 	test_real_tool();
 	test_read();
 	test_tool_fails();
+	test_crash();
 	unsetenv("RAFLEET_ROOT");
 	fakefs_rm_tree(root);
 	return tap_done();
