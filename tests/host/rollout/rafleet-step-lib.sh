@@ -62,3 +62,54 @@ wait_unit() {	# UNIT SECONDS: until it is no longer activating
 }
 phase() { rafleet status 2>/dev/null | awk '$1 == "phase" { print $2; exit }'; }
 entry_default() { sed -n 's/^default *//p' /boot/loader/loader.conf; }
+# The resets at a failpoint of promote (RAFLEET_FAILPOINT=NAME:reset, a
+# drop-in of rafleet-promote.service): the driver defines entry_default,
+# arm and next; t, patched and vanilla are set.
+promote_dropin=/etc/systemd/system/rafleet-promote.service.d/50-rafleet-test.conf
+# reset_case FAILPOINT NEXT WHAT: stage a healthy trial whose promote
+# resets the machine at FAILPOINT (the unit's sandbox keeps /proc's kernel
+# files read-only, /proc/sysrq-trigger among them: opened for the test)
+reset_case() {
+	mkdir -p "${promote_dropin%/*}"
+	printf '[Service]\nEnvironment=RAFLEET_FAILPOINT=%s:reset\nProtectKernelTunables=no\n' "$1" > "$promote_dropin"
+	echo "$1" > $t/reset-at
+	arm none; next "$2"
+	say "stage $patched; its promote will reset the machine at $1 ($3)"
+	stage_trial "$patched" --no-baseline
+}
+# reset_trial: the trial boot of a reset_case, which its promote ends; if
+# promote ends and the machine is still up 30 s later, say why and end
+reset_trial() {
+	for _ in $(seq 900); do
+		[ "$(systemctl show -P ExecMainExitTimestampMonotonic rafleet-promote.service)" != 0 ] && break
+		sleep 1
+	done
+	sleep 30
+	ok 1 "promote did not reset the machine at $(cat $t/reset-at): rafleet-promote.service $(systemctl show -P ActiveState,Result rafleet-promote.service | tr '\n' ' ')"
+	say "$(journalctl -b -u rafleet-promote.service -u rafleet-smoke.service -o cat --no-pager 2>&1 | tail -n 20)"
+	finish RAFLEET-ABORT
+}
+# after_reset: the boot after a reset_case's trial; on our kernel (the
+# write had reached the disk: the default the promote moved booted it,
+# never judged) rafleet-recover.service is rebooting, the step stays
+after_reset() {
+	local fp
+	fp=$(cat $t/reset-at)
+	if [ "$(uname -r)" = "$patched" ]; then
+		say "on $patched, booted by the default the reset promote left ($fp): rafleet-recover.service reboots"
+		sleep 300
+		ok 1 "the unjudged boot of $patched was not rebooted within 300 s"
+		finish RAFLEET-ABORT
+	fi
+	expect_kernel "$vanilla" "after the reset at $fp: $vanilla again, with no person involved"
+	! grep -q 'rafleet\.trial' /proc/cmdline; ok $? "  a normal boot, through the boot loader"
+	case "$(entry_default)" in *"$vanilla"*) r=0 ;; *) r=1 ;; esac
+	ok $r "  the default entry is $vanilla's ($(entry_default))"
+	rafleet status 2>&1 | grep -q "abandoned: the trial boot of $patched ended mid-promote (this boot runs "
+	ok $? "  status: the promote was abandoned"
+	[ "$(phase)" = idle ]; ok $? "  the rollout is idle"
+	[ -d /boot/loader ] && say "the ESP's loader/: $(ls /boot/loader | tr '\n' ' '); entries: $(ls /boot/loader/entries | tr '\n' ' ')"
+	[ -e /boot/grub/grubenv ] && say "/boot/grub: $(ls /boot/grub | tr '\n' ' ')"
+	rm -f "$promote_dropin"
+}
+
