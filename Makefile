@@ -375,15 +375,17 @@ check:
 
 # trial-failures: on a booted node, trials that panic (LKDTM), hang hard
 # (the watchdog), wedge (the deadline), lose their network (the health
-# gate), a promote killed then a reset, a demotion: each back on the
-# previous kernel by itself (about 20 min).
+# gate), a promote killed then a reset, a demotion, the one-shot trials,
+# and three promotes that reset the machine inside their writes on the
+# ESP: each back on the previous kernel by itself (about 29 min).
 trial-failures: packages tools
 	RAFLEET=$(OUT)/rafleet tests/host/test_trial_failures $(RAFLEET_CACHE) out/repo
 
 # node-grub: a Debian node that boots with GRUB through OVMF: apt installs
 # rafleet and our kernel (the default stays), a kexec trial and a one-shot
 # trial through GRUB that panic, one that is promoted, its demotion, each
-# followed by a cold start (tests/host/test_node_grub; `make check` runs it).
+# followed by a cold start, and two promotes that reset the machine inside
+# their write of grubenv (tests/host/test_node_grub; `make check` runs it).
 node-grub: packages tools
 	tests/host/test_node_grub $(RAFLEET_CACHE) out/deb
 

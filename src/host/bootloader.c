@@ -564,8 +564,10 @@ int loader_conf_set_default(const char *path, const char *pattern, char *how,
 		snprintf(how, hlen, "replaced by rename: longer than one sector");
 	} else if (fd >= 0 && n == LOADER_CONF_SECTOR) {
 		/* the one sector the file has, written over in place */
-		if (pwrite(fd, sector, sizeof(sector), 0) != (ssize_t)sizeof(sector))
-			err = -errno;
+		ssize_t w = pwrite(fd, sector, sizeof(sector), 0);
+
+		if (w != (ssize_t)sizeof(sector))
+			err = w < 0 ? -errno : -EIO;	/* short: the disk is full? */
 		if (!err) {
 			failpoint("loader-conf.after-write");
 			if (fsync(fd))

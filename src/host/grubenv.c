@@ -240,6 +240,9 @@ static int edit_copy(const char *prog, const char *real, const char *file, const
 			err = write_full(fd, old, n);
 			if (!err && fchmod(fd, st.st_mode & 07777))
 				err = -errno;
+			/* its owner too (vfat has none to set: EPERM) */
+			if (!err && fchown(fd, st.st_uid, st.st_gid) && errno != EPERM)
+				err = -errno;
 			if (close(fd) && !err)
 				err = -errno;
 			if (err)
@@ -315,6 +318,7 @@ static int editenv(const char *file, const char *op, const char *arg,
 {
 	const char *prog = grubenv_editenv();
 	char path[PATH_MAX], real[PATH_MAX];
+	struct stat st;
 	int err;
 
 	memset(env, 0, sizeof(*env));
@@ -328,11 +332,16 @@ static int editenv(const char *file, const char *op, const char *arg,
 		return -ENAMETOOLONG;
 	}
 	/* the block where a symlink leads (Fedora's on the ESP, once) */
-	if (realpath(path, real))
+	if (realpath(path, real)) {
 		err = edit_copy(prog, real, file, op, arg, why, len);
-	else if (errno == ENOENT)
+	} else if (errno == ENOENT && lstat(path, &st) && errno == ENOENT) {
 		err = edit_new(prog, path, file, op, arg, why, len);
-	else {
+	} else if (errno == ENOENT) {
+		/* a symlink to nothing: GRUB reads the block it names, not one here */
+		snprintf(why, len, "%s: a symlink to a block that is not there (its filesystem not mounted?); not writing one in its place",
+			 file);
+		err = -ENOENT;
+	} else {
 		err = -errno;
 		snprintf(why, len, "%s: %s", file, strerror(errno));
 	}

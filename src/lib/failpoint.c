@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "lib/failpoint.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,16 +20,18 @@
  */
 static void reset_machine(void)
 {
-	char path[4096];
+	char path[4096] = "/proc/sysrq-trigger";
 	int fd = -1;
 
 	fprintf(stderr, "rafleet: failpoint: resetting the machine (sysrq b)\n");
 	fflush(NULL);
 	if (!host_path("/proc/sysrq-trigger", path, sizeof(path)))
 		fd = open(path, O_WRONLY | O_CLOEXEC);
+	else
+		errno = ENAMETOOLONG;
 	if (fd < 0 || write(fd, "b", 1) != 1)
-		fprintf(stderr, "rafleet: failpoint: cannot reset the machine through %s; killed instead\n",
-			path);
+		fprintf(stderr, "rafleet: failpoint: cannot reset the machine through %s (%s); killed instead\n",
+			path, strerror(errno));
 	fflush(NULL);
 	raise(SIGKILL);
 }

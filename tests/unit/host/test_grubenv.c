@@ -10,7 +10,8 @@
  * a tool that truncates and then dies leaves the block as it was; killed
  * at grubenv.after-temp the block is the old one (the copy the new one),
  * at grubenv.after-rename the new one; a symlink (Fedora's grubenv on the
- * ESP) stays a symlink, its target replaced.
+ * ESP) stays a symlink, its target replaced, and one that leads nowhere
+ * (the ESP not mounted) is an error, not a new block in its place.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -256,6 +257,13 @@ static void test_crash(void)
 	ok(!lstat(real(GRUBENV_FEDORA), &st) && S_ISLNK(st.st_mode), "  the symlink is still one");
 	is_str(get("/boot/efi/EFI/fedora/grubenv", "saved_entry"), "abc", "  its target holds the new block");
 	is_i64(copies("/boot/efi/EFI/fedora", "grubenv.rafleet-"), 0, "  no copy left there");
+	/* the ESP not mounted: the symlink leads nowhere */
+	unlink(target);
+	err = grubenv_set(GRUBENV_FEDORA, "saved_entry", "abc", why, sizeof(why));
+	is_i64(err, -ENOENT, "a symlink to a block that is not there: -ENOENT");
+	ok(strstr(why, "a symlink to a block that is not there") != NULL, "  why says so (%s)", why);
+	ok(!lstat(real(GRUBENV_FEDORA), &st) && S_ISLNK(st.st_mode) && access(target, F_OK),
+	   "  the symlink is left as it was, and no block is made anywhere");
 }
 
 static void test_read(void)

@@ -57,7 +57,8 @@
  *  - last, that the wake counter can count in this memory: anonymous
  *    2 MiB faults asked with kswapd allowed (THP defrag "defer"), as v1
  *    of the seed asked for its folios, until one wakes it;
- *  - median system time on <= 1.10 x off + 20 ms.  The seed measured
+ *  - median system time on <= 1.10 x the slowest off run + 20 ms
+ *    (check() says why not off's median).  The seed measured
  *    219 -> 239 ms for 1 GiB natively (+9%: the failed free-list lookup,
  *    one per request); v1 was 1,462.  The 20 ms: the reader's system
  *    time is its exact runtime split from user time by ticks (4 ms at
@@ -615,7 +616,7 @@ static bool run_all(struct frag *fr, struct measure_file *mf, const struct ra_sw
 
 static void check(struct run runs[NR_STATES][RA_MAX_ROUNDS], unsigned rounds, int64_t size)
 {
-	double sys[NR_STATES][RA_MAX_ROUNDS], med[NR_STATES];
+	double sys[NR_STATES][RA_MAX_ROUNDS], med[NR_STATES], sys_max;
 	/*
 	 * compact_stall, pswpout, kswapd woken above order 3, compaction
 	 * tried: no more on than off (the seed: 0, 0; each run's large folio
@@ -647,9 +648,24 @@ static void check(struct run runs[NR_STATES][RA_MAX_ROUNDS], unsigned rounds, in
 			sys[on][i] = runs[on][i].sys_ms;
 		med[on] = ra_median(sys[on], rounds);
 	}
-	ok(med[ON] <= med[OFF] * SYS_MARGIN + SYS_SLACK_MS,
-	   "reader's system time on %.1f ms <= %.2f x off %.1f ms + %.0f ms (medians of %u; on/off %.2f)",
-	   med[ON], SYS_MARGIN, med[OFF], SYS_SLACK_MS, rounds,
+	/*
+	 * The counters above are the verdict; the time is a bound on what
+	 * they cannot see.  A run's system time under TCG swings with what
+	 * else the host runs and with the interrupts the one vCPU takes
+	 * during it: "off" ran 320, 492 and 366 ms in one boot (make check
+	 * of 5da79c4, nothing else in the guest), 417, 369 and 675 in
+	 * another (a local CI run of cf67bfb).  So "on" is held to the range
+	 * "off" showed in the same boot: its median no more than the
+	 * slowest "off" run, plus the margin.  Against a median of "off" at
+	 * 1.10 x it failed equal-looking runs (on/off 1.40 above).
+	 */
+	sys_max = sys[OFF][0];
+	for (unsigned i = 1; i < rounds; i++)
+		if (sys[OFF][i] > sys_max)
+			sys_max = sys[OFF][i];
+	ok(med[ON] <= sys_max * SYS_MARGIN + SYS_SLACK_MS,
+	   "reader's system time: on's median %.1f ms <= %.2f x off's slowest %.1f ms + %.0f ms (off's median %.1f; %u runs each; on/off medians %.2f)",
+	   med[ON], SYS_MARGIN, sys_max, SYS_SLACK_MS, med[OFF], rounds,
 	   med[OFF] > 0 ? med[ON] / med[OFF] : 0);
 }
 
