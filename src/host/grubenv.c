@@ -6,7 +6,6 @@
 #include "host/grubenv.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -211,15 +210,29 @@ const char *grubenv_editenv(void)
  * to FILE.new and renames it.  Failpoints grubenv.after-temp (the copy
  * edited and fsynced) and grubenv.after-rename (its directory not yet).
  */
+/* `PROG TARGET OP ARG`: 0, or -EIO and @why with its exit */
+static int run_editenv(const char *prog, const char *target, const char *op, const char *arg,
+		       char *why, size_t len)
+{
+	char *argv[] = { (char *)prog, (char *)target, (char *)op, (char *)arg, NULL };
+	char res[64];
+	int rc = run_command(argv, -1, EDITENV_TIMEOUT_S);
+
+	if (!rc)
+		return 0;
+	snprintf(why, len, "%s %s %s %s: %s", prog, target, op, arg,
+		 run_command_result(rc, res, sizeof(res)));
+	return -EIO;
+}
+
 static int edit_copy(const char *prog, const char *real, const char *file, const char *op,
 		     const char *arg, char *why, size_t len)
 {
-	char tmp[PATH_MAX], res[64], *old = NULL;
-	char *argv[] = { (char *)prog, tmp, (char *)op, (char *)arg, NULL };
+	char tmp[PATH_MAX], *old = NULL;
 	const char *what;
 	struct stat st;
 	size_t n = 0;
-	int fd, rc, err;
+	int fd, err;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.rafleet-XXXXXX", real) >= sizeof(tmp)) {
 		snprintf(why, len, "%s: %s", file, strerror(ENAMETOOLONG));
@@ -254,20 +267,13 @@ static int edit_copy(const char *prog, const char *real, const char *file, const
 		snprintf(why, len, "%s: %s: %s", file, what, strerror(-err));
 		return err;
 	}
-	rc = run_command(argv, -1, EDITENV_TIMEOUT_S);
-	if (rc) {
-		snprintf(why, len, "%s %s %s %s: %s", prog, tmp, op, arg,
-			 run_command_result(rc, res, sizeof(res)));
+	err = run_editenv(prog, tmp, op, arg, why, len);
+	if (err) {
 		unlink(tmp);
-		return -EIO;
+		return err;
 	}
 	what = "fsync of the edited copy";
-	fd = open(tmp, O_RDONLY | O_CLOEXEC);
-	err = fd < 0 ? -errno : 0;
-	if (!err && fsync(fd))
-		err = -errno;
-	if (fd >= 0)
-		close(fd);
+	err = fsync_path(tmp);
 	if (!err) {
 		failpoint("grubenv.after-temp");
 		what = "rename of the edited copy over it";
@@ -290,21 +296,11 @@ static int edit_copy(const char *prog, const char *real, const char *file, const
 static int edit_new(const char *prog, const char *real, const char *file, const char *op,
 		    const char *arg, char *why, size_t len)
 {
-	char res[64];
-	char *argv[] = { (char *)prog, (char *)real, (char *)op, (char *)arg, NULL };
-	int fd, rc, err = 0;
+	int err = run_editenv(prog, real, op, arg, why, len);
 
-	rc = run_command(argv, -1, EDITENV_TIMEOUT_S);
-	if (rc) {
-		snprintf(why, len, "%s %s %s %s: %s", prog, real, op, arg,
-			 run_command_result(rc, res, sizeof(res)));
-		return -EIO;
-	}
-	fd = open(real, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd))
-		err = -errno;
-	if (fd >= 0)
-		close(fd);
+	if (err)
+		return err;
+	err = fsync_path(real);
 	if (!err)
 		err = fsync_dir_of(real);
 	if (err)

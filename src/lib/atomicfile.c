@@ -15,20 +15,25 @@
 #include "lib/failpoint.h"
 #include "lib/fileio.h"
 
-int fsync_dir_of(const char *path)
+int fsync_path(const char *path)
 {
-	char copy[PATH_MAX];
-	int fd, err = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
 
-	if ((size_t)snprintf(copy, sizeof(copy), "%s", path) >= sizeof(copy))
-		return -ENAMETOOLONG;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fsync(fd))
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+int fsync_dir_of(const char *path)
+{
+	char copy[PATH_MAX];
+
+	if ((size_t)snprintf(copy, sizeof(copy), "%s", path) >= sizeof(copy))
+		return -ENAMETOOLONG;
+	return fsync_path(dirname(copy));
 }
 
 /* failpoint PREFIX.STEP, when the caller named a prefix */

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* fsync() the file or directory @path (opened read-only).  0 or -errno. */
+int fsync_path(const char *path);
+
 /* fsync() the directory that holds @path.  0 or -errno. */
 int fsync_dir_of(const char *path);
 

@@ -451,6 +451,13 @@ node_boot_files() {
 	[ -s "$2/grubenv" ] || rm -f "$2/grubenv"
 }
 
+# node_start_of W STEP: the last start of node_machine W whose guest said
+# "RAFLEET-BOOT STEP ..." (empty if none)
+node_start_of() {
+	grep -l "^RAFLEET-BOOT $2 " "$1"/results-*.txt 2> /dev/null |
+		sed 's/.*results-\([0-9]*\)\.txt/\1/' | sort -n | tail -n 1
+}
+
 # node_machine W TIMEOUT MAX_STARTS: the node on W/root.img (node_efi_disk)
 # as a machine: each start goes through the firmware and systemd-boot
 # (node_start), in QEMU (TCG, -no-reboot: a reset or reboot ends the
