@@ -51,6 +51,27 @@ static int run(char *const argv[], char *why, size_t len)
 	return -EIO;
 }
 
+bool kexec_locked_down(void)
+{
+	char path[PATH_MAX], buf[128];
+	const char *sel, *end;
+	FILE *f;
+	size_t n;
+
+	if (host_path("/sys/kernel/security/lockdown", path, sizeof(path)))
+		return false;
+	f = fopen(path, "re");
+	if (!f)
+		return false;	/* no lockdown LSM, or securityfs not mounted */
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "none [integrity] confidentiality": the bracketed one is in force */
+	sel = strchr(buf, '[');
+	end = sel ? strchr(sel, ']') : NULL;
+	return sel && end && strncmp(sel + 1, "none", (size_t)(end - sel - 1)) != 0;
+}
+
 int kexec_load(const char *image, const char *initrd, const char *cmdline,
 	       char *why, size_t len)
 {
@@ -70,7 +91,7 @@ int kexec_load(const char *image, const char *initrd, const char *cmdline,
 	if (asprintf(&append, "--append=%s", cmdline ? cmdline : "") < 0)
 		return -ENOMEM;
 	argv[n++] = (char *)prog;
-	argv[n++] = "-l";
+	argv[n++] = kexec_locked_down() ? "-s" : "-l";
 	argv[n++] = img;
 	if (initrd && *initrd) {
 		snprintf(initrd_opt, sizeof(initrd_opt), "--initrd=%s", rd);

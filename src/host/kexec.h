@@ -13,6 +13,7 @@
 #ifndef RAFLEET_KEXEC_H
 #define RAFLEET_KEXEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/env.h"
@@ -28,9 +29,21 @@
 int host_program(enum env_var env, const char *def, const char **prog, char *why, size_t len);
 
 /*
+ * Whether the kernel is locked down (/sys/kernel/security/lockdown, under
+ * $RAFLEET_SYSFS in tests: "integrity" or "confidentiality" in force, as with
+ * Secure Boot and CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT).  A locked-down
+ * kernel refuses kexec_load(2) and takes only kexec_file_load(2), which
+ * checks the image's signature (CONFIG_KEXEC_SIG) against the kernel's
+ * keyrings (the built-in, secondary and platform ones: UEFI's db, and
+ * MOK where the machine keyring is built).  False without the file.
+ */
+bool kexec_locked_down(void);
+
+/*
  * kexec -l IMAGE [--initrd=INITRD] --append=CMDLINE, the files as the host
- * sees them (looked up under $RAFLEET_ROOT).  0, or -EIO / -EPERM with
- * @why saying what went wrong.
+ * sees them (looked up under $RAFLEET_ROOT); kexec -s (kexec_file_load)
+ * instead when the kernel is locked down.  0, or -EIO / -EPERM with @why
+ * saying what went wrong.
  */
 int kexec_load(const char *image, const char *initrd, const char *cmdline,
 	       char *why, size_t len);
