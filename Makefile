@@ -1,7 +1,7 @@
 # rafleet: the readahead kernel and the tools that roll it out.
 #
 # The two commands (Debian bookworm, as root; both run `make deps` first):
-#   make                the packages, as `make all` (out/rpm, out/deb, out/repo)
+#   make                the packages, as `make all` (out/rpm, out/deb, out/repo, out/apt)
 #   make check          the tests, stage by stage; ends "N passed, M failed"
 #
 # Every target (tests/host/test_make_help checks each .PHONY one is here):
@@ -17,10 +17,11 @@
 #   make layers         link each layer of src/ over only the layers below it:
 #                       an upward call fails to build
 #   make install        install the tools (DESTDIR, PREFIX, UNITDIR...)
-#   make packages       kernel (virt) and tools as RPM and DEB, a dnf repo
+#   make packages       kernel (virt) and tools as RPM and DEB, their source
+#                       packages, the dnf and apt repositories
 #   make rpm            the RPMs only: both kernel variants, the tools (out/rpm)
 #   make deb            the DEBs only (out/deb)
-#   make repo           the signed dnf repository of out/rpm (out/repo)
+#   make repo           the signed dnf and apt repositories (out/repo, out/apt)
 #   make unit           the unit tests (tests/unit/LAYER/test_*.c, TAP)
 #   make unit-san       the unit tests under ASan and UBSan (OUT/san)
 #   make fuzz           libFuzzer on each tests/fuzz target (FUZZ_SECONDS=20)
@@ -48,6 +49,7 @@
 #   make fleet          the Ansible rollout in waves on four QEMU guests
 #   make trial-failures trial kernels that panic, hang, wedge: back by themselves
 #   make node-grub      a Debian node with GRUB, through OVMF: install, trials, promote
+#   make srpm-rebuild   rpmbuild --rebuild of the kernel's SRPM (a kernel build)
 #   make guard-overhead what a running guard costs the workloads (a report,
 #                       root; GUARD_ROUNDS)
 #   make ci             what CI runs (.ci/run): make check in a fresh root
@@ -98,7 +100,7 @@ GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
-.PHONY: all deps sources kernel tools layers install packages rpm deb repo \
+.PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
 	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub check ci clean help
 
 all: packages
@@ -221,15 +223,19 @@ install: $(OUT)/rafleet
 # vanilla first, so that the shared source tree ends on the patched series
 # that `make kernel` and the QEMU tests use.
 PKG_VARIANTS ?= vanilla patched
-KERNEL_INPUTS := SPECS/kernel-rafleet.spec $(wildcard patches/*) $(wildcard SOURCES/*) \
-	scripts/mkconfig scripts/kernel-release scripts/build-rpm scripts/build-deb
+# What makes a kernel package: the series, the configs, and the build
+# script of its kind (a change to build-deb does not rebuild the RPMs).
+KERNEL_INPUTS := $(wildcard patches/*) $(wildcard SOURCES/*) scripts/mkconfig scripts/kernel-release
+KERNEL_RPM_INPUTS := $(KERNEL_INPUTS) SPECS/kernel-rafleet.spec scripts/build-rpm
+KERNEL_DEB_INPUTS := $(KERNEL_INPUTS) scripts/build-deb
 TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
 	etc health udev kernel-install debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
 
 packages: rpm deb repo
-	@echo "packages: $$(ls out/rpm/*.rpm | wc -l) RPMs in $(CURDIR)/out/rpm," \
-		"$$(ls out/deb/*.deb | wc -l) DEBs in $(CURDIR)/out/deb," \
-		"the signed dnf repository in $(CURDIR)/out/repo"
+	@echo "packages: $$(ls out/rpm/*.x86_64.rpm | wc -l) RPMs and $$(ls out/rpm/*.src.rpm | wc -l) SRPMs in $(CURDIR)/out/rpm," \
+		"$$(ls out/deb/*.deb | wc -l) DEBs and $$(ls out/deb/*.dsc | wc -l) source package in $(CURDIR)/out/deb," \
+		"the signed dnf repository in $(CURDIR)/out/repo," \
+		"the signed apt repository in $(CURDIR)/out/apt"
 
 rpm: out/rpm/.kernel-stamp out/rpm/.tools-stamp
 deb: out/deb/.kernel-stamp out/deb/.tools-stamp
@@ -237,25 +243,28 @@ deb: out/deb/.kernel-stamp out/deb/.tools-stamp
 # The kernel packages are built once per set of inputs (scripts/pkg-cache:
 # the same inputs, the packages of the build that had them, from
 # RAFLEET_CACHE; RAFLEET_PKG_REBUILD=1 builds anyway).
-PKG_CACHE = PKG_CACHE_INPUTS="$(KERNEL_INPUTS) scripts/build-kernel scripts/pkg-cache" scripts/pkg-cache
-out/rpm/.kernel-stamp: $(KERNEL_INPUTS) | sources
+PKG_CACHE = scripts/pkg-cache
+out/rpm/.kernel-stamp: $(KERNEL_RPM_INPUTS) | sources
+	PKG_CACHE_INPUTS="$(KERNEL_RPM_INPUTS) scripts/build-kernel scripts/pkg-cache" \
 	$(PKG_CACHE) kernel-rpm $(RAFLEET_CACHE) out/rpm 'kernel-rafleet-*.rpm RPM-GPG-KEY-rafleet' -- \
 		scripts/build-rpm kernel $(RAFLEET_CACHE) out/rpm $(FLAVOR) $(PKG_VARIANTS)
 	@touch $@
-out/rpm/.tools-stamp: $(TOOLS_INPUTS) | deps
+out/rpm/.tools-stamp: $(TOOLS_INPUTS) scripts/build-rpm | deps
 	scripts/build-rpm tools $(RAFLEET_CACHE) out/rpm
 	@touch $@
-out/deb/.kernel-stamp: $(KERNEL_INPUTS) | sources
+out/deb/.kernel-stamp: $(KERNEL_DEB_INPUTS) | sources
+	PKG_CACHE_INPUTS="$(KERNEL_DEB_INPUTS) scripts/build-kernel scripts/pkg-cache" \
 	PKG_CACHE_NEEDS="$(foreach v,$(PKG_VARIANTS),$(RAFLEET_CACHE)/build/$(FLAVOR)-$(v)/arch/x86/boot/bzImage)" \
 	$(PKG_CACHE) kernel-deb $(RAFLEET_CACHE) out/deb 'linux-image-*.deb linux-headers-*.deb' -- \
 		scripts/build-deb kernel $(RAFLEET_CACHE) out/deb $(FLAVOR) $(PKG_VARIANTS)
 	@touch $@
-out/deb/.tools-stamp: $(TOOLS_INPUTS) | deps
+out/deb/.tools-stamp: $(TOOLS_INPUTS) scripts/build-deb | deps
 	scripts/build-deb tools $(RAFLEET_CACHE) out/deb
 	@touch $@
 
-repo: rpm | deps
-	scripts/make-repo out/rpm out/repo
+repo: rpm deb | deps
+	scripts/make-repo rpm out/rpm out/repo
+	scripts/make-repo apt out/deb out/apt
 
 # Unit tests, then the same under AddressSanitizer and UBSan (own out dir).
 unit: $(UNIT_BIN)
@@ -388,6 +397,11 @@ trial-failures: packages tools
 # their write of grubenv (tests/host/test_node_grub; `make check` runs it).
 node-grub: packages tools
 	tests/host/test_node_grub $(RAFLEET_CACHE) out/deb
+
+# srpm-rebuild: the kernel's SRPM (out/rpm) rebuilds its binary RPMs with
+# the same files (tests/host/test_srpm_rebuild; about 5 min, warm ccache).
+srpm-rebuild: packages
+	tests/host/test_srpm_rebuild $(RAFLEET_CACHE) out/rpm
 
 # ci: .ci/run, make check in a fresh minimal bookworm root where
 # scripts/install-deps installs everything (scripts/fresh-root).
