@@ -69,7 +69,7 @@ bool kexec_locked_down(void)
 	/* "none [integrity] confidentiality": the bracketed one is in force */
 	sel = strchr(buf, '[');
 	end = sel ? strchr(sel, ']') : NULL;
-	return sel && end && strncmp(sel + 1, "none", (size_t)(end - sel - 1)) != 0;
+	return sel && end && !(end - sel - 1 == 4 && !strncmp(sel + 1, "none", 4));
 }
 
 int kexec_load(const char *image, const char *initrd, const char *cmdline,
