@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/fileio.h"
 #include "lib/rootdir.h"
 #include "lib/runcmd.h"
 
@@ -55,17 +56,11 @@ bool kexec_locked_down(void)
 {
 	char path[PATH_MAX], buf[128];
 	const char *sel, *end;
-	FILE *f;
-	size_t n;
 
-	if (host_path("/sys/kernel/security/lockdown", path, sizeof(path)))
+	/* none read: no lockdown LSM, or securityfs not mounted */
+	if (host_path("/sys/kernel/security/lockdown", path, sizeof(path)) ||
+	    read_small_file(path, buf, sizeof(buf)))
 		return false;
-	f = fopen(path, "re");
-	if (!f)
-		return false;	/* no lockdown LSM, or securityfs not mounted */
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	/* "none [integrity] confidentiality": the bracketed one is in force */
 	sel = strchr(buf, '[');
 	end = sel ? strchr(sel, ']') : NULL;
