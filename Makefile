@@ -184,6 +184,8 @@ MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/rafleet
 STATEDIR ?= /var/lib/rafleet
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+# dnf's plugin directory: empty, no dnf plugin (the DEB); the RPM names it
+DNFPLUGINDIR ?=
 
 install: $(OUT)/rafleet
 	install -D -m 0755 $(OUT)/rafleet $(DESTDIR)$(PREFIX)/bin/rafleet
@@ -214,6 +216,9 @@ install: $(OUT)/rafleet
 	install -D -m 0644 etc/tune.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/tune.conf
 	install -D -m 0644 udev/60-rafleet-tune.rules $(DESTDIR)$(UDEVRULESDIR)/60-rafleet-tune.rules
 	install -D -m 0644 systemd/rafleet-tune@.service $(DESTDIR)$(UNITDIR)/rafleet-tune@.service
+	if [ -n "$(DNFPLUGINDIR)" ]; then \
+		install -D -m 0644 dnf-plugin/rafleet.py $(DESTDIR)$(DNFPLUGINDIR)/rafleet.py && \
+		install -D -m 0644 dnf-plugin/rafleet.conf $(DESTDIR)$(SYSCONFDIR)/dnf/plugins/rafleet.conf; fi
 
 # Packages.  The kernel RPM is built by rpmbuild from the pinned source and
 # patches/series (SPECS/kernel-rafleet.spec), through the same ccache as

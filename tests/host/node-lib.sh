@@ -163,8 +163,9 @@ node_chroot() {
 }
 
 # node_provides ROOT: what the root has, in rpm's terms: its dpkg packages
-# with their versions, the ELF sonames of its libraries (rpm's own elfdeps)
-# and its programs' paths.
+# with their versions (and, for the three that -devel Requires by another
+# name, Fedora's name too), the ELF sonames of its libraries (rpm's own
+# elfdeps) and its programs' paths.
 node_provides() {	# ROOT
 	local root=$1 name version rel d
 	dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${Package} ${Version}\n' |
@@ -175,6 +176,12 @@ node_provides() {	# ROOT
 			[ "$rel" = "$version" ] && rel= || version=${version%-*}
 			version=$(tr -- '-' '_' <<< "$version")
 			echo "$name = $version${rel:+-$rel}"
+			# Fedora's names for what kernel-rafleet-devel Requires
+			case $name in
+			libelf-dev) echo "elfutils-libelf-devel = $version${rel:+-$rel}" ;;
+			libssl-dev) echo "openssl-devel = $version${rel:+-$rel}" ;;
+			perl-base) echo "perl-interpreter = $version${rel:+-$rel}" ;;
+			esac
 		done
 	find "$root/usr/lib/x86_64-linux-gnu" "$root/usr/lib64" -name '*.so*' -type f 2>/dev/null |
 		/usr/lib/rpm/elfdeps --provides
@@ -208,16 +215,22 @@ Stands for the Debian packages of a test node, for dnf's dependency checks.
 EOF
 }
 
-# build_hello KERNEL_BUILD_DIR OUT_DIR: build tests/host/node/hello, an
+# build_hello KERNEL_BUILD_DIR OUT_DIR [ROOT]: build tests/host/node/hello, an
 # external module, against an installed -devel or linux-headers tree (on
-# this machine: the same gcc that built the kernel); prints its vermagic.
+# this machine: the same gcc that built the kernel), inside the node ROOT
+# with its own tools when given (KERNEL_BUILD_DIR and OUT_DIR then as the
+# node sees them); prints its vermagic.
 build_hello() {
-	local kdir=$1 out=$2
-	rm -rf "$out"
-	mkdir -p "$out"
-	cp "$(dirname "${BASH_SOURCE[0]}")"/node/hello/* "$out/"
-	make -s -C "$kdir" M="$out" modules >&2 || return 1
-	modinfo -F vermagic "$out/rafleet_hello.ko"
+	local kdir=$1 out=$2 root=${3:-}
+	rm -rf "$root$out"
+	mkdir -p "$root$out"
+	cp "$(dirname "${BASH_SOURCE[0]}")"/node/hello/* "$root$out/"
+	if [ -n "$root" ]; then
+		node_chroot "$root" make -s -C "$kdir" M="$out" modules >&2 || return 1
+	else
+		make -s -C "$kdir" M="$out" modules >&2 || return 1
+	fi
+	modinfo -F vermagic "$root$out/rafleet_hello.ko"
 }
 
 # node_dnf_setup WORK ROOT REPO: dnf 4 and rpm for the node root: its rpm
@@ -225,6 +238,9 @@ build_hello() {
 # repository REPO with gpgcheck and repo_gpgcheck, dnf's cache and log
 # under WORK.  Then dnf_node ARGS... and rpm_node ARGS... act on the node
 # (dnf's scriptlets run chrooted, with the node's /proc, /sys and /dev).
+# dnf loads the plugins the node has installed (rafleet's, once the rafleet
+# RPM is in), as the node's own dnf would: dnf reads its plugins from the
+# host's paths even with --installroot.
 node_dnf_setup() {
 	NODE_DNF_W=$1 NODE_DNF_ROOT=$2
 	mkdir -p "$1/home" "$1/repos.d" "$1/dnf-log"
@@ -251,7 +267,9 @@ dnf_node() {
 	node_ns "$NODE_DNF_ROOT" dnf -y --installroot="$NODE_DNF_ROOT" \
 		--config="$NODE_DNF_W/dnf.conf" --releasever=12 \
 		--setopt=reposdir="$NODE_DNF_W/repos.d" --setopt=cachedir="$NODE_DNF_W/dnf-cache" \
-		--setopt=logdir="$NODE_DNF_W/dnf-log" "$@"
+		--setopt=logdir="$NODE_DNF_W/dnf-log" \
+		--setopt=pluginpath="$NODE_DNF_ROOT/usr/lib/python3/dist-packages/dnf-plugins" \
+		--setopt=pluginconfpath="$NODE_DNF_ROOT/etc/dnf/plugins" "$@"
 }
 rpm_node() { rpm --root "$NODE_DNF_ROOT" "$@"; }
 
