@@ -49,6 +49,8 @@
 #   make fleet          the Ansible rollout in waves on four QEMU guests
 #   make trial-failures trial kernels that panic, hang, wedge: back by themselves
 #   make node-grub      a Debian node with GRUB, through OVMF: install, trials, promote
+#   make secure-boot    the shipped kernel under OVMF's Secure Boot: ours boots,
+#                       unsigned and foreign-signed ones are refused
 #   make srpm-rebuild   rpmbuild --rebuild of the kernel's SRPM (a kernel build)
 #   make guard-overhead what a running guard costs the workloads (a report,
 #                       root; GUARD_ROUNDS)
@@ -101,7 +103,7 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
-	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub check ci clean help
+	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot check ci clean help
 
 all: packages
 
@@ -402,6 +404,14 @@ trial-failures: packages tools
 # their write of grubenv (tests/host/test_node_grub; `make check` runs it).
 node-grub: packages tools
 	tests/host/test_node_grub $(RAFLEET_CACHE) out/deb
+
+# secure-boot: the kernel image kernel-rafleet-core ships, under OVMF's
+# Secure Boot firmware with Debian's snakeoil keys, after our certificate
+# is appended to db: systemd-boot and the kernel signed by the kept key
+# boot, the same image unsigned or signed by another key is refused
+# (tests/host/test_secure_boot; `make check` runs it; about 1 min).
+secure-boot: packages
+	tests/host/test_secure_boot $(RAFLEET_CACHE) out/rpm
 
 # srpm-rebuild: the kernel's SRPM (out/rpm) rebuilds its binary RPMs with
 # the same files (tests/host/test_srpm_rebuild; about 5 min, warm ccache).
