@@ -236,7 +236,7 @@ KERNEL_INPUTS := $(wildcard patches/*) $(wildcard SOURCES/*) scripts/mkconfig sc
 KERNEL_RPM_INPUTS := $(KERNEL_INPUTS) SPECS/kernel-rafleet.spec scripts/build-rpm
 KERNEL_DEB_INPUTS := $(KERNEL_INPUTS) scripts/build-deb
 TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
-	etc health udev kernel-install debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
+	etc health udev kernel-install dnf-plugin debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
 
 packages: rpm deb repo
 	@echo "packages: $$(ls out/rpm/*.x86_64.rpm | wc -l) RPMs and $$(ls out/rpm/*.src.rpm | wc -l) SRPMs in $(CURDIR)/out/rpm," \
