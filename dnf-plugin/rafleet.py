@@ -102,10 +102,10 @@ class RafleetKeep(dnf.Plugin):
         keep, why, phase = kept_release(path)
         if keep is None:
             return
-        refused = sorted(str(tsi.pkg) for tsi in self.base.transaction
-                         if tsi.action in REMOVALS and
-                         kernel_release(tsi.pkg) is not None and
-                         (keep is True or kernel_release(tsi.pkg) == keep))
+        removed = ((tsi.pkg, kernel_release(tsi.pkg)) for tsi in self.base.transaction
+                   if tsi.action in REMOVALS)
+        refused = sorted(str(pkg) for pkg, release in removed
+                         if release is not None and (keep is True or release == keep))
         if refused:
             raise dnf.exceptions.Error(
                 'rafleet: this transaction would remove %s, but %s. %s, '
