@@ -207,6 +207,7 @@ install: $(OUT)/rafleet
 	install -D -m 0755 kernel-install/99-rafleet-pin.install \
 		$(DESTDIR)$(KERNELINSTALLDIR)/99-rafleet-pin.install
 	install -D -m 0755 etc/kernel/preinst.d-rafleet-pin $(DESTDIR)$(SYSCONFDIR)/kernel/preinst.d/rafleet-pin
+	install -D -m 0755 etc/kernel/prerm.d-rafleet $(DESTDIR)$(SYSCONFDIR)/kernel/prerm.d/rafleet
 	install -D -m 0644 etc/grub.d-default/rafleet.cfg $(DESTDIR)$(SYSCONFDIR)/default/grub.d/rafleet.cfg
 	install -D -m 0755 etc/grub.d/42_rafleet $(DESTDIR)$(SYSCONFDIR)/grub.d/42_rafleet
 	install -D -m 0644 etc/smoke.conf $(DESTDIR)$(SYSCONFDIR)/rafleet/smoke.conf

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/aptkeep.h"
 #include "lib/statedir.h"
 
 int rollout_state_path(char *out, size_t len)
@@ -36,12 +37,32 @@ const struct running *rollout_running(const struct rollout *r)
 	return &r->now;
 }
 
+/*
+ * After each save: apt is told to keep the previous kernel while a rollout
+ * is in progress (host/aptkeep.h).  A failure there is said and does not
+ * fail the action: the state is written, and a rollback must not stop at
+ * /etc/apt.
+ */
+static void rollout_keep_previous(const struct rollout *r)
+{
+	const struct state *s = &r->st;
+	const char *keep = s->phase == PHASE_IDLE ? NULL : s->previous.release;
+	int err = aptkeep_sync(keep, state_phase_name(s->phase));
+
+	if (err)
+		fprintf(stderr, "rafleet: cannot %s %s: %s; apt autoremove may remove the previous kernel %s\n",
+			keep ? "write" : "remove", AUTOREMOVE_FILE, strerror(-err),
+			s->previous.release ? s->previous.release : "-");
+}
+
 int rollout_save(struct rollout *r)
 {
 	int err = state_save(&r->st, r->path);
 
 	if (err)
 		fprintf(stderr, "rafleet: cannot write %s: %s\n", r->path, strerror(-err));
+	else
+		rollout_keep_previous(r);
 	return err;
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/atomicfile.h"
 #include "lib/env.h"
 
 static const struct action {
@@ -148,6 +149,8 @@ int rollout_open(struct rollout **rp, const char *who)
 			strerror(-err));
 		goto fail;
 	}
+	/* what a writer that crashed before its rename left (the lock is ours) */
+	atomic_leftovers_remove(r->path, ".tmp.");
 	err = state_load(&r->st, r->path, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "rafleet: %s: %s; not touching it (repair it or move it away)\n",

@@ -61,6 +61,9 @@ wait_unit() {	# UNIT SECONDS: until it is no longer activating
 	return 1
 }
 phase() { rafleet status 2>/dev/null | awk '$1 == "phase" { print $2; exit }'; }
+# the release that /etc/apt/apt.conf.d/50rafleet-previous-kernel keeps
+# from apt (src/host/aptkeep.c), and its phase; "-" when there is none
+apt_kept() { sed -n 's|^// release ||p; s|^// phase ||p' /etc/apt/apt.conf.d/50rafleet-previous-kernel 2>/dev/null | paste -sd' ' | grep . || echo -; }
 entry_default() { sed -n 's/^default *//p' /boot/loader/loader.conf; }
 # The resets at a failpoint of promote (RAFLEET_FAILPOINT=NAME:reset, a
 # drop-in of rafleet-promote.service): the driver defines entry_default,

@@ -8,7 +8,8 @@
  * dropped with the features put back (smoke); an unknown one is refused
  * and the file left alone; a corrupt file is refused; the boot is read
  * (staged -> trial, and a trial that did not happen); rollout_next() says
- * so beforehand.
+ * so beforehand; a crashed save's temporary file is removed at open, and
+ * each save tells apt which kernel to keep.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -258,6 +259,46 @@ static void test_boot(void)
 	unsetenv("RAFLEET_UNAME_R");
 }
 
+/*
+ * Opening removes what a crashed save left beside state.json; each save
+ * makes apt keep the previous kernel while a rollout is in progress
+ * (host/aptkeep.h), and the first save in phase idle lets it go.
+ */
+static void test_leftovers_and_apt(void)
+{
+	struct rollout *r;
+	char msg[1024], keep[PATH_MAX + 64], left[PATH_MAX + 32], text[2048];
+
+	reset();
+	snprintf(left, sizeof(left), "%s/state.json.tmp.a1B2c3", statedir);
+	put(statedir, "state.json.tmp.a1B2c3", "{\"half\": ");
+	put(statedir, "state.json.tmp.other", "not mkstemp's");
+	open_quiet(&r, "test", msg, sizeof(msg));
+	ok(access(left, F_OK) != 0, "rollout_open removes a crashed save's state.json.tmp.XXXXXX");
+	snprintf(left, sizeof(left), "%s/state.json.tmp.other", statedir);
+	ok(access(left, F_OK) == 0, "  and nothing else");
+	rollout_close(r);
+
+	snprintf(keep, sizeof(keep), "%s/etc/apt/apt.conf.d", root);
+	fakefs_mkdir_p(keep);
+	snprintf(keep, sizeof(keep), "%s/etc/apt/apt.conf.d/50rafleet-previous-kernel", root);
+	put(statedir, "state.json",
+	    "{\"schema\": \"rafleet-state/1\", \"phase\": \"promoted\",\n"
+	    " \"previous_kernel\": {\"release\": \"7.3.4-0.vanilla+virt\", \"image\": \"/boot/v\"}}\n");
+	open_quiet(&r, "test", msg, sizeof(msg));
+	is_i64(rollout_record(r, "calibrate", "x"), 0, "a save in phase promoted");
+	slurp(keep, text, sizeof(text));
+	ok(strstr(text, "// release 7.3.4-0.vanilla+virt\n// phase promoted\n") != NULL,
+	   "  tells apt to keep the previous kernel");
+	rollout_close(r);
+	put(statedir, "state.json", "{\"schema\": \"rafleet-state/1\", \"phase\": \"idle\",\n"
+	    " \"previous_kernel\": {\"release\": \"7.3.4-0.vanilla+virt\", \"image\": \"/boot/v\"}}\n");
+	open_quiet(&r, "test", msg, sizeof(msg));
+	is_i64(rollout_record(r, "calibrate", "y"), 0, "a save in phase idle");
+	ok(access(keep, F_OK) != 0, "  lets it go");
+	rollout_close(r);
+}
+
 int main(void)
 {
 	if (!ok(mkdtemp(tmp) != NULL, "temp dir"))
@@ -276,6 +317,7 @@ int main(void)
 	test_resume_smoke();
 	test_refused();
 	test_boot();
+	test_leftovers_and_apt();
 	fakefs_rm_tree(tmp);
 	return tap_done();
 }

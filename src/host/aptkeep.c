@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "host/aptkeep.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/atomicfile.h"
+#include "lib/rootdir.h"
+
+bool aptkeep_release_ok(const char *release)
+{
+	size_t n = release ? strlen(release) : 0;
+
+	if (n == 0 || n > 64 || release[0] == '-')
+		return false;
+	return strspn(release, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			       "0123456789._+~-") == n;
+}
+
+int aptkeep_format(char *out, size_t len, const char *release, const char *phase)
+{
+	char re[2 * 64 + 1], *p = re;
+	int n;
+
+	if (!aptkeep_release_ok(release) || !phase || strpbrk(phase, "\n\"\\"))
+		return -EINVAL;
+	/* apt's patterns are extended regular expressions: '.' and '+' literal */
+	for (const char *c = release; *c; c++) {
+		if (*c == '.' || *c == '+')
+			*p++ = '\\';
+		*p++ = *c;
+	}
+	*p = '\0';
+	n = snprintf(out, len,
+		     "// Written by rafleet: %s is the previous kernel of the rollout in\n"
+		     "// progress, the way back, and apt autoremove must not take it.\n"
+		     "// /etc/kernel/prerm.d/rafleet refuses its removal by hand while\n"
+		     "// this file names it.  rafleet removes the file when no rollout is\n"
+		     "// in progress; after a promotion the kernel is kept until the next\n"
+		     "// kernel is staged.\n"
+		     "// release %s\n"
+		     "// phase %s\n"
+		     "APT::NeverAutoRemove\n"
+		     "{\n"
+		     "   \"^linux-.*-%s$\";\n"
+		     "};\n",
+		     release, release, phase, re);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= len)
+		return -ENOSPC;
+	return n;
+}
+
+int aptkeep_sync(const char *release, const char *phase)
+{
+	char dir[PATH_MAX], path[PATH_MAX], text[1024];
+	struct stat st;
+	int n, err;
+
+	err = root_path(rootdir_get(), AUTOREMOVE_DIR, dir, sizeof(dir));
+	if (!err)
+		err = root_path(rootdir_get(), AUTOREMOVE_FILE, path, sizeof(path));
+	if (err)
+		return err;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return 0;	/* not an apt host */
+	/*
+	 * a crashed write's temporary file: apt would warn about its name on
+	 * every run (the caller holds rafleet's lock: no writer beside us)
+	 */
+	atomic_leftovers_remove(path, ".tmp.");
+	if (!release) {
+		if (unlink(path)) {
+			if (errno == ENOENT)
+				return 0;
+			return -errno;
+		}
+		return fsync_dir_of(path);
+	}
+	n = aptkeep_format(text, sizeof(text), release, phase);
+	if (n < 0)
+		return n;
+	return atomic_write_file(path, text, (size_t)n, 0644);
+}
