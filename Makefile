@@ -51,6 +51,8 @@
 #   make node-grub      a Debian node with GRUB, through OVMF: install, trials, promote
 #   make secure-boot    the shipped kernel under OVMF's Secure Boot: ours boots,
 #                       unsigned and foreign-signed ones are refused
+#   make shim-mok       Debian's Secure Boot chain (shim, GRUB, its kernel):
+#                       MOK enrolment at MokManager, then ours boots and kexecs
 #   make srpm-rebuild   rpmbuild --rebuild of the kernel's SRPM (a kernel build)
 #   make guard-overhead what a running guard costs the workloads (a report,
 #                       root; GUARD_ROUNDS)
@@ -103,7 +105,7 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
-	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot check ci clean help
+	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok check ci clean help
 
 all: packages
 
@@ -413,6 +415,16 @@ node-grub: packages tools
 # (tests/host/test_secure_boot; `make check` runs it; about 1 min).
 secure-boot: packages
 	tests/host/test_secure_boot $(RAFLEET_CACHE) out/rpm
+
+# shim-mok: Secure Boot as a Debian host has it (OVMF with Microsoft's keys,
+# shim, Debian's GRUB and kernel, from Debian's archive by
+# scripts/fetch-sb-chain): our DEB's image is refused, then its
+# certificate is enrolled with mokutil --import and MokManager at the
+# serial console, and GRUB boots it, and Debian's locked-down kernel
+# kexecs it with kexec -s (tests/host/test_shim_mok; `make check` runs it;
+# about 1.5 min).
+shim-mok: packages
+	tests/host/test_shim_mok $(RAFLEET_CACHE) out/deb
 
 # srpm-rebuild: the kernel's SRPM (out/rpm) rebuilds its binary RPMs with
 # the same files (tests/host/test_srpm_rebuild; about 5 min, warm ccache).
