@@ -354,19 +354,40 @@ node_efi_disk() {
 	return $rc
 }
 
-# node_gpt_image IMG ESP_IMG ROOT_IMG ROOT_MB: the disk IMG, GPT, the ESP
-# (NODE_ESP_MB) at 1 MiB then the root partition (ROOT_MB), their
-# filesystems copied in from the two images
+# node_gpt_image IMG ESP_IMG [ROOT_IMG ROOT_MB]: the disk IMG, GPT, the
+# ESP (NODE_ESP_MB) at 1 MiB then the root partition (ROOT_MB), their
+# filesystems copied in from the two images; without ROOT_IMG the ESP alone
+# (the Secure Boot tests' disks)
 node_gpt_image() {
-	local img=$1 root_mb=$4
+	local img=$1 root_img=${3:-} root_mb=${4:-0} root_line=
+	[ -n "$root_img" ] &&
+		root_line="start=$(( (1 + NODE_ESP_MB) * 2048 )), size=$((root_mb * 2048)), type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, name=root"
+	rm -f "$img"
 	truncate -s $(( (1 + NODE_ESP_MB + root_mb + 1) * 1024 * 1024 )) "$img" &&
 		sfdisk -q "$img" > /dev/null <<-EOF &&
 		label: gpt
 		start=2048, size=$((NODE_ESP_MB * 2048)), type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B, name=ESP
-		start=$(( (1 + NODE_ESP_MB) * 2048 )), size=$((root_mb * 2048)), type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, name=root
+		$root_line
 		EOF
 		dd if="$2" of="$img" bs=1M seek=1 conv=notrunc,sparse status=none &&
-		dd if="$3" of="$img" bs=1M seek=$((1 + NODE_ESP_MB)) conv=notrunc,sparse status=none
+		{ [ -z "$root_img" ] || dd if="$root_img" of="$img" bs=1M seek=$((1 + NODE_ESP_MB)) conv=notrunc,sparse status=none; }
+}
+
+# node_copy_libs ROOT BINARY [UNPACKED]: the shared libraries BINARY loads
+# (ldd), copied into ROOT at their paths, for a busybox initramfs; a
+# library found under UNPACKED (a .deb unpacked there, whose lib dir ldd is
+# told of) goes to its path inside UNPACKED
+node_copy_libs() {
+	local r=$1 bin=$2 from=${3:-} lib
+	LD_LIBRARY_PATH=${from:+$from/usr/lib/x86_64-linux-gnu} ldd "$bin" |
+		awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' |
+		while read -r lib; do
+			if [ -n "$from" ] && [ "${lib#"$from"/}" != "$lib" ]; then
+				install -D -m 0755 "$(readlink -f "$lib")" "$r/${lib#"$from"/}"
+			else
+				install -D -m 0755 "$(readlink -f "$lib")" "$r$lib"
+			fi
+		done
 }
 
 # node_grub_disk ROOT IMG [FREE_MB]: the disk of a node that boots with
