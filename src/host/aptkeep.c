@@ -15,7 +15,7 @@ bool aptkeep_release_ok(const char *release)
 {
 	size_t n = release ? strlen(release) : 0;
 
-	if (n == 0 || n > 64 || release[0] == '-')
+	if (n == 0 || n > APTKEEP_RELEASE_MAX || release[0] == '-')
 		return false;
 	return strspn(release, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			       "0123456789._+~-") == n;
@@ -23,7 +23,7 @@ bool aptkeep_release_ok(const char *release)
 
 int aptkeep_format(char *out, size_t len, const char *release, const char *phase)
 {
-	char re[2 * 64 + 1], *p = re;
+	char re[2 * APTKEEP_RELEASE_MAX + 1], *p = re;
 	int n;
 
 	if (!aptkeep_release_ok(release) || !phase || strpbrk(phase, "\n\"\\"))
@@ -56,6 +56,28 @@ int aptkeep_format(char *out, size_t len, const char *release, const char *phase
 	return n;
 }
 
+/* Remove the file; 0 if it is gone (or never was). */
+static int remove_file(const char *path)
+{
+	if (unlink(path))
+		return errno == ENOENT ? 0 : -errno;
+	return fsync_dir_of(path);
+}
+
+/* Whether @path holds exactly @len bytes of @text. */
+static bool holds(const char *path, const char *text, size_t len)
+{
+	char buf[1024];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return n == len && !memcmp(buf, text, len);
+}
+
 int aptkeep_sync(const char *release, const char *phase)
 {
 	char dir[PATH_MAX], path[PATH_MAX], text[1024];
@@ -67,23 +89,22 @@ int aptkeep_sync(const char *release, const char *phase)
 		err = root_path(rootdir_get(), AUTOREMOVE_FILE, path, sizeof(path));
 	if (err)
 		return err;
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return 0;	/* not an apt host */
+	if (stat(dir, &st))
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;	/* no apt */
+	if (!S_ISDIR(st.st_mode))
+		return 0;
 	/*
 	 * a crashed write's temporary file: apt would warn about its name on
 	 * every run (the caller holds rafleet's lock: no writer beside us)
 	 */
 	atomic_leftovers_remove(path, ".tmp.");
-	if (!release) {
-		if (unlink(path)) {
-			if (errno == ENOENT)
-				return 0;
-			return -errno;
-		}
-		return fsync_dir_of(path);
-	}
+	if (!release)
+		return remove_file(path);
 	n = aptkeep_format(text, sizeof(text), release, phase);
-	if (n < 0)
-		return n;
-	return atomic_write_file(path, text, (size_t)n, 0644);
+	if (n >= 0 && holds(path, text, (size_t)n))
+		return 0;
+	err = n < 0 ? n : atomic_write_file(path, text, (size_t)n, 0644);
+	if (err)
+		remove_file(path);
+	return err;
 }

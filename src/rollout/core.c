@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "host/aptkeep.h"
+#include "lib/env.h"
 #include "lib/statedir.h"
 
 int rollout_state_path(char *out, size_t len)
@@ -38,21 +39,31 @@ const struct running *rollout_running(const struct rollout *r)
 }
 
 /*
- * After each save: apt is told to keep the previous kernel while a rollout
- * is in progress (host/aptkeep.h).  A failure there is said and does not
- * fail the action: the state is written, and a rollback must not stop at
- * /etc/apt.
+ * After each save, and at open (a host that was mid-rollout when rafleet
+ * was upgraded to a version that writes it): apt is told to keep the
+ * previous kernel while a rollout is in progress (host/aptkeep.h).  A
+ * failure there is said and does not fail the action: the state is
+ * written, and a rollback must not stop at /etc/apt.  A state directory
+ * of its own (RAFLEET_STATE_DIR) without RAFLEET_ROOT is not this host's
+ * rollout (a test's): its /etc/apt is left alone.
  */
-static void rollout_keep_previous(const struct rollout *r)
+void rollout_keep_previous(const struct rollout *r)
 {
 	const struct state *s = &r->st;
 	const char *keep = s->phase == PHASE_IDLE ? NULL : s->previous.release;
-	int err = aptkeep_sync(keep, state_phase_name(s->phase));
+	int err;
 
-	if (err)
-		fprintf(stderr, "rafleet: cannot %s %s: %s; apt autoremove may remove the previous kernel %s\n",
-			keep ? "write" : "remove", AUTOREMOVE_FILE, strerror(-err),
-			s->previous.release ? s->previous.release : "-");
+	if (env_get(ENV_STATE_DIR) && !env_get(ENV_ROOT))
+		return;
+	err = aptkeep_sync(keep, state_phase_name(s->phase));
+	if (!err)
+		return;
+	if (keep)
+		fprintf(stderr, "rafleet: cannot write %s: %s; apt autoremove may remove the previous kernel %s\n",
+			AUTOREMOVE_FILE, strerror(-err), keep);
+	else
+		fprintf(stderr, "rafleet: cannot remove %s: %s; apt still keeps the kernel it names, and its removal is refused\n",
+			AUTOREMOVE_FILE, strerror(-err));
 }
 
 int rollout_save(struct rollout *r)

@@ -163,6 +163,8 @@ int rollout_open(struct rollout **rp, const char *who)
 		err = rollout_observe_boot(r);
 	if (err)
 		goto fail;
+	/* what the saves above did not write (nothing to recover or observe) */
+	rollout_keep_previous(r);
 	*rp = r;
 	return 0;
 fail:

@@ -29,6 +29,9 @@ struct rollout {
 /* Write the state; an error is printed.  0 or -errno. */
 int rollout_save(struct rollout *r);
 
+/* Tell apt which kernel to keep, from the state (host/aptkeep.h). */
+void rollout_keep_previous(const struct rollout *r);
+
 /* Record @action as pending (step "intent") with @args, and save. */
 int rollout_begin(struct rollout *r, const char *action, const char *const *args,
 		  size_t nr_args);

@@ -378,16 +378,18 @@ node_gpt_image() {
 # library found under UNPACKED (a .deb unpacked there, whose lib dir ldd is
 # told of) goes to its path inside UNPACKED
 node_copy_libs() {
-	local r=$1 bin=$2 from=${3:-} lib
-	LD_LIBRARY_PATH=${from:+$from/usr/lib/x86_64-linux-gnu} ldd "$bin" |
-		awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' |
-		while read -r lib; do
-			if [ -n "$from" ] && [ "${lib#"$from"/}" != "$lib" ]; then
-				install -D -m 0755 "$(readlink -f "$lib")" "$r/${lib#"$from"/}"
-			else
-				install -D -m 0755 "$(readlink -f "$lib")" "$r$lib"
-			fi
-		done
+	local r=$1 bin=$2 from=${3:-} libs lib ma
+	ma=$(uname -m)-linux-gnu
+	libs=$(LD_LIBRARY_PATH=${from:+$from/usr/lib/$ma:$from/lib/$ma} ldd "$bin" |
+		awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }') && [ -n "$libs" ] ||
+		{ echo "node_copy_libs: ldd $bin failed" >&2; return 1; }
+	for lib in $libs; do
+		if [ -n "$from" ] && [ "${lib#"$from"/}" != "$lib" ]; then
+			install -D -m 0755 "$(readlink -f "$lib")" "$r/${lib#"$from"/}" || return 1
+		else
+			install -D -m 0755 "$(readlink -f "$lib")" "$r$lib" || return 1
+		fi
+	done
 }
 
 # node_grub_disk ROOT IMG [FREE_MB]: the disk of a node that boots with

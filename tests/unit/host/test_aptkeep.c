@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fakefs.h"
@@ -131,9 +132,17 @@ static bool exists(const char *rel)
 	return access(path, F_OK) == 0;
 }
 
+static ino_t inode(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
 static void test_sync(void)
 {
 	char dir[512];
+	ino_t ino;
 	const char *t;
 
 	setenv("RAFLEET_ROOT", root, 1);
@@ -154,9 +163,15 @@ static void test_sync(void)
 	t = slurp(AUTOREMOVE_FILE);
 	ok(t && strstr(t, "// release 7.3.4-1.rafleet.virt\n// phase promoted\n") &&
 	   !strstr(t, "vanilla"), "  replaces it whole");
+	snprintf(dir, sizeof(dir), "%s%s", root, AUTOREMOVE_FILE);
+	ino = inode(dir);
+	is_i64(aptkeep_sync("7.3.4-1.rafleet.virt", "promoted"), 0, "the same again");
+	ok(ino && inode(dir) == ino, "  leaves the file alone (no rewrite, no fsync)");
+	is_i64(aptkeep_sync("7.3.4-1.rafleet.virt", "rolled-back"), 0, "another phase");
+	ok(inode(dir) != ino, "  is written");
 	is_i64(aptkeep_sync("bad\"release", "trial"), -EINVAL, "a release it cannot name: -EINVAL");
-	t = slurp(AUTOREMOVE_FILE);
-	ok(t && strstr(t, "// release 7.3.4-1.rafleet.virt\n"), "  and the file is as it was");
+	ok(!exists(AUTOREMOVE_FILE), "  and the old file is gone: it named a kernel no longer the previous one");
+	aptkeep_sync("7.3.4-1.rafleet.virt", "promoted");
 	is_i64(aptkeep_sync(NULL, "idle"), 0, "idle: removed");
 	ok(!exists(AUTOREMOVE_FILE), "  gone");
 	unsetenv("RAFLEET_ROOT");

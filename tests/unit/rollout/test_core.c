@@ -286,10 +286,14 @@ static void test_leftovers_and_apt(void)
 	    "{\"schema\": \"rafleet-state/1\", \"phase\": \"promoted\",\n"
 	    " \"previous_kernel\": {\"release\": \"7.3.4-0.vanilla+virt\", \"image\": \"/boot/v\"}}\n");
 	open_quiet(&r, "test", msg, sizeof(msg));
+	slurp(keep, text, sizeof(text));
+	ok(strstr(text, "// release 7.3.4-0.vanilla+virt\n// phase promoted\n") != NULL,
+	   "rollout_open in phase promoted tells apt to keep the previous kernel (no save yet)");
+	unlink(keep);
 	is_i64(rollout_record(r, "calibrate", "x"), 0, "a save in phase promoted");
 	slurp(keep, text, sizeof(text));
 	ok(strstr(text, "// release 7.3.4-0.vanilla+virt\n// phase promoted\n") != NULL,
-	   "  tells apt to keep the previous kernel");
+	   "  writes it too");
 	rollout_close(r);
 	put(statedir, "state.json", "{\"schema\": \"rafleet-state/1\", \"phase\": \"idle\",\n"
 	    " \"previous_kernel\": {\"release\": \"7.3.4-0.vanilla+virt\", \"image\": \"/boot/v\"}}\n");
