@@ -436,11 +436,12 @@ srpm-rebuild: packages
 ci:
 	.ci/run
 
-# fleet: the fleet rollout in waves with Ansible on four QEMU guests, one
-# with an injected regression, one whose trial kernel panics
+# fleet: the fleet rollout in waves with Ansible on four QEMU guests, the
+# first an apt host (out/apt), the others dnf hosts (out/repo), one with an
+# injected regression, one whose trial kernel panics
 # (tests/host/test_fleet; `make check` runs it).
 fleet: packages tools
-	RAFLEET=$(OUT)/rafleet tests/host/test_fleet $(RAFLEET_CACHE) out/repo $(OUT)/guest/ra_inject
+	RAFLEET=$(OUT)/rafleet tests/host/test_fleet $(RAFLEET_CACHE) out/repo $(OUT)/guest/ra_inject out/apt
 
 # What a running `rafleet guard` costs the workloads it watches: bench
 # times with and without it (a report, not a test; root).
