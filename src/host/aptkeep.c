@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "lib/atomicfile.h"
+#include "lib/fileio.h"
 #include "lib/rootdir.h"
 
 bool aptkeep_release_ok(const char *release)
@@ -56,31 +56,9 @@ int aptkeep_format(char *out, size_t len, const char *release, const char *phase
 	return n;
 }
 
-/* Remove the file; 0 if it is gone (or never was). */
-static int remove_file(const char *path)
-{
-	if (unlink(path))
-		return errno == ENOENT ? 0 : -errno;
-	return fsync_dir_of(path);
-}
-
-/* Whether @path holds exactly @len bytes of @text. */
-static bool holds(const char *path, const char *text, size_t len)
-{
-	char buf[1024];
-	size_t n = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	return n == len && !memcmp(buf, text, len);
-}
-
 int aptkeep_sync(const char *release, const char *phase)
 {
-	char dir[PATH_MAX], path[PATH_MAX], text[1024];
+	char dir[PATH_MAX], path[PATH_MAX], text[1024], cur[sizeof(text)];
 	struct stat st;
 	int n, err;
 
@@ -99,12 +77,12 @@ int aptkeep_sync(const char *release, const char *phase)
 	 */
 	atomic_leftovers_remove(path, ".tmp.");
 	if (!release)
-		return remove_file(path);
+		return atomic_remove(path);
 	n = aptkeep_format(text, sizeof(text), release, phase);
-	if (n >= 0 && holds(path, text, (size_t)n))
-		return 0;
+	if (n >= 0 && !read_small_file(path, cur, sizeof(cur)) && !strcmp(cur, text))
+		return 0;	/* says so already */
 	err = n < 0 ? n : atomic_write_file(path, text, (size_t)n, 0644);
 	if (err)
-		remove_file(path);
+		atomic_remove(path);
 	return err;
 }

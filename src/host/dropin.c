@@ -77,12 +77,5 @@ int dropin_remove(const struct feature *f)
 	char path[PATH_MAX];
 	int err = real_path(f, path, sizeof(path), false);
 
-	if (err)
-		return err;
-	if (unlink(path)) {
-		if (errno == ENOENT)
-			return 0;
-		return -errno;
-	}
-	return fsync_dir_of(path);
+	return err ? err : atomic_remove(path);
 }

@@ -81,6 +81,13 @@ int atomic_write_fd(const char *path, mode_t mode,
 	return write_replace(path, mode, NULL, fill, arg);
 }
 
+int atomic_remove(const char *path)
+{
+	if (unlink(path))
+		return errno == ENOENT ? 0 : -errno;
+	return fsync_dir_of(path);
+}
+
 int atomic_leftovers_remove(const char *path, const char *infix)
 {
 	char copy[PATH_MAX], prefix[NAME_MAX + 1], file[PATH_MAX];

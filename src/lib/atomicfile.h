@@ -18,6 +18,12 @@ int fsync_path(const char *path);
 int fsync_dir_of(const char *path);
 
 /*
+ * Remove @path and fsync its directory: 0 if it is gone (or never was),
+ * else -errno.
+ */
+int atomic_remove(const char *path);
+
+/*
  * Replace @path, mode @mode, with what @fill writes to the temporary
  * file's descriptor (@fill returns 0 or -errno).  0 or -errno; on failure
  * @path is as it was and no temporary file is left.

@@ -9,6 +9,7 @@
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
 check() { local desc=$1; shift; "$@" > /dev/null; ok $? "$desc"; }
+not() { ! "$@"; }	# for check: CMD must fail
 # run a command; on failure, fail with its output's tail shown
 run_ok() {	# DESCRIPTION CMD...
 	local desc=$1 log rc
