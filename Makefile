@@ -408,7 +408,7 @@ trial-failures: packages tools
 node-grub: packages tools
 	tests/host/test_node_grub $(RAFLEET_CACHE) out/deb
 
-# secure-boot: the kernel image kernel-rafleet-core ships, under OVMF's
+# secure-boot: the kernel image kernel-rafleet-virt-core ships, under OVMF's
 # Secure Boot firmware with Debian's snakeoil keys, after our certificate
 # is appended to db: systemd-boot and the kernel signed by the kept key
 # boot, the same image unsigned or signed by another key is refused

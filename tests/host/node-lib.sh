@@ -86,7 +86,9 @@ node_boot_umount() {
 
 # node_new CACHE ROOT [VARIANT]: a fresh, configured node root
 # (tests/host/mknode, VARIANT base or fleet); sets $vanilla and $patched,
-# the releases of the two kernel variants.
+# the kernel releases (uname -r) of the two kernel variants, $kname, their
+# RPM's name (kernel-rafleet-virt), and $vanilla_vr and $patched_vr, the
+# packages' version-release (7.3.4-0.vanilla, 7.3.4-1.rafleet).
 node_new() {
 	local here tar
 	here=$(dirname "${BASH_SOURCE[0]}")
@@ -95,6 +97,9 @@ node_new() {
 	node_configure "$2"
 	vanilla=7.3.4$("$here/../../scripts/kernel-release" virt vanilla)
 	patched=7.3.4$("$here/../../scripts/kernel-release" virt patched)
+	kname=$("$here/../../scripts/kernel-release" --name virt patched)
+	vanilla_vr=7.3.4-$("$here/../../scripts/kernel-release" --release virt vanilla)
+	patched_vr=7.3.4-$("$here/../../scripts/kernel-release" --release virt patched)
 }
 
 # node_boot PREFIX DESCRIPTION ROOT KERNEL INITRD CMDLINE EXPECTED [FEATURES]:

@@ -92,7 +92,7 @@ int main(void)
 	is_i64(calibration_load(&back, why, sizeof(why)), -ENOENT, "none yet");
 	machine_id_get(c.machine_id, sizeof(c.machine_id));
 	is_str(c.machine_id, "5afe1ee7c0ffee0000000000000000a1", "the machine id");
-	snprintf(c.kernel, sizeof(c.kernel), "7.3.4-1.rafleet.virt");
+	snprintf(c.kernel, sizeof(c.kernel), "7.3.4-1.rafleet+virt");
 	c.delta = 0.03;
 	c.alpha = 0.005;
 	c.metrics = 2;

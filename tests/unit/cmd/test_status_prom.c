@@ -41,10 +41,10 @@ static const char state_doc[] =
 	"  {\"feature\": \"readahead_async_keep_half\", \"value\": 0,\n"
 	"   \"reason\": \"by hand, twice\", \"time\": \"2026-11-30T21:00:00Z\", \"evidence\": null}],\n"
 	" \"history\": [{\"time\": \"2026-11-30T18:00:00Z\", \"action\": \"trial-unjudged\",\n"
-	"   \"detail\": \"the trial boot of 7.3.4-0.vanilla.virt ended without a verdict\", \"kernel\": \"7.3.4-1.rafleet.virt\"},\n"
+	"   \"detail\": \"the trial boot of 7.3.4-0.vanilla+virt ended without a verdict\", \"kernel\": \"7.3.4-1.rafleet+virt\"},\n"
 	"  {\"time\": \"2026-11-30T18:30:00Z\", \"action\": \"trial-unjudged\",\n"
-	"   \"detail\": \"again\", \"kernel\": \"7.3.4-1.rafleet.virt\"},\n"
-	"  {\"time\": \"2026-11-30T18:40:00Z\", \"action\": \"stage\", \"detail\": \"x\", \"kernel\": \"7.3.4-1.rafleet.virt\"}]}\n";
+	"   \"detail\": \"again\", \"kernel\": \"7.3.4-1.rafleet+virt\"},\n"
+	"  {\"time\": \"2026-11-30T18:40:00Z\", \"action\": \"stage\", \"detail\": \"x\", \"kernel\": \"7.3.4-1.rafleet+virt\"}]}\n";
 
 static const char canary_doc[] =
 	"{\"schema\": \"rafleet-canary/1\", \"feature\": \"readahead_async_keep_half\",\n"
@@ -276,7 +276,7 @@ static void test_known_state(void)
 	line_is(text, "rafleet_rollout_phase{phase=\"trial\"} 1");
 	line_is(text, "rafleet_rollout_phase{phase=\"rolled-back\"} 0");
 	line_is(text, "rafleet_rollout_pending 0");
-	line_is(text, "rafleet_rollout_trial_unjudged_timestamp_seconds{kernel=\"7.3.4-1.rafleet.virt\"} 1796063400");
+	line_is(text, "rafleet_rollout_trial_unjudged_timestamp_seconds{kernel=\"7.3.4-1.rafleet+virt\"} 1796063400");
 	ok(count_lines(text, "rafleet_rollout_trial_unjudged_timestamp_seconds{", &ones) == 1,
 	   "  one sample: the latest trial that ended without a verdict");
 	line_is(text, "rafleet_feature_decision{feature=\"readahead_async_keep_half\",value=\"0\"} 1");

@@ -185,8 +185,8 @@ static void test_learning(void)
 	struct baseline *b = calloc(1, sizeof(*b));
 	struct guard_window w;
 
-	guard_baseline_init(b, "7.3.4-1.rafleet.virt", 0x3f, "vda", K);
-	is_str(b->release, "7.3.4-1.rafleet.virt", "the baseline's release");
+	guard_baseline_init(b, "7.3.4-1.rafleet+virt", 0x3f, "vda", K);
+	is_str(b->release, "7.3.4-1.rafleet+virt", "the baseline's release");
 	window(&w, 128, 16, 0.5, 0);
 	w.idle = true;
 	ok(!guard_baseline_add(b, &w) && b->windows == 0,

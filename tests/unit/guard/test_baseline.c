@@ -18,9 +18,9 @@ static void test_name(void)
 {
 	char name[128];
 
-	is_i64(guard_baseline_name("7.3.4-1.rafleet.virt", 0x3f, name,
+	is_i64(guard_baseline_name("7.3.4-1.rafleet+virt", 0x3f, name,
 				   sizeof(name)), 0, "a name for 7.3.4, all on");
-	is_str(name, "guard-baseline-7.3.4-1.rafleet.virt-3f.json",
+	is_str(name, "guard-baseline-7.3.4-1.rafleet+virt-3f.json",
 	       "release and two hex digits of the mask");
 	guard_baseline_name("6.1/evil x", 0, name, sizeof(name));
 	is_str(name, "guard-baseline-6.1_evil_x-00.json",

@@ -93,13 +93,13 @@ static void two_kernels(const char *part)
 
 	snprintf(p, sizeof(p), "%s/abc/6.1.0-13-amd64/linux", part);
 	put(p, "k");
-	snprintf(p, sizeof(p), "%s/abc/7.3.4-1.rafleet.virt/linux", part);
+	snprintf(p, sizeof(p), "%s/abc/7.3.4-1.rafleet+virt/linux", part);
 	put(p, "k");
 	snprintf(p, sizeof(p), "%s/loader/entries/abc-6.1.0-13-amd64.conf", part);
 	put(p, "title Debian\nversion 6.1.0-13-amd64\nlinux /abc/6.1.0-13-amd64/linux\n");
-	snprintf(p, sizeof(p), "%s/loader/entries/abc-7.3.4-1.rafleet.virt.conf", part);
-	put(p, "title rafleet\nversion 7.3.4-1.rafleet.virt\n"
-	    "linux /abc/7.3.4-1.rafleet.virt/linux\n");
+	snprintf(p, sizeof(p), "%s/loader/entries/abc-7.3.4-1.rafleet+virt.conf", part);
+	put(p, "title rafleet\nversion 7.3.4-1.rafleet+virt\n"
+	    "linux /abc/7.3.4-1.rafleet+virt/linux\n");
 }
 
 static int detect(struct bootloader *bl)
@@ -197,7 +197,7 @@ static void test_default(void)
 	   t.entry, t.release, t.source);
 	put("boot/loader/loader.conf", "timeout 3\n");
 	bootloader_default(&bl, &t, why, sizeof(why));
-	ok(!strcmp(t.entry, "abc-7.3.4-1.rafleet.virt") && strstr(t.source, "no default line"),
+	ok(!strcmp(t.entry, "abc-7.3.4-1.rafleet+virt") && strstr(t.source, "no default line"),
 	   "no default line: the first of the menu, the newest (%s)", t.entry);
 	put("boot/loader/loader.conf", "default @saved\n");
 	is_i64(bootloader_default(&bl, &t, why, sizeof(why)), -EOPNOTSUPP, "default @saved without EFI: -EOPNOTSUPP");
@@ -210,20 +210,20 @@ static void test_default(void)
 
 	/* promote: the new kernel's entry the default, loader.conf one sector */
 	put("boot/loader/loader.conf", "timeout 3\ndefault abc-6.1*\n# a comment\neditor no\n");
-	is_i64(bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &t, why, sizeof(why)), 0,
+	is_i64(bootloader_find(&bl, "7.3.4-1.rafleet+virt", NULL, &t, why, sizeof(why)), 0,
 	       "the entry of a release");
-	is_str(t.entry, "abc-7.3.4-1.rafleet.virt", "  its id");
+	is_str(t.entry, "abc-7.3.4-1.rafleet+virt", "  its id");
 	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0,
 	       "make it the default");
 	ok(strstr(how, "replaced by rename: now one sector") != NULL, "  the first write: %s", how);
 	is_u64(st_of("boot/loader/loader.conf").st_size, LOADER_CONF_SECTOR, "  loader.conf is one sector now");
 	ok(!strncmp(file("boot/loader/loader.conf"),
-		    "timeout 3\n# a comment\neditor no\ndefault abc-7.3.4-1.rafleet.virt.conf\n#rafleet-pad", 80),
+		    "timeout 3\n# a comment\neditor no\ndefault abc-7.3.4-1.rafleet+virt.conf\n#rafleet-pad", 80),
 	   "  the default line replaced, the rest kept, then the padding comment");
-	ok(!exists("boot/loader/entries/abc-7.3.4-1.rafleet.virt+3.conf"),
+	ok(!exists("boot/loader/entries/abc-7.3.4-1.rafleet+virt+3.conf"),
 	   "  no boot counting without EFI (no systemd-boot to count)");
 	bootloader_default(&bl, &back, why, sizeof(why));
-	is_str(back.entry, "abc-7.3.4-1.rafleet.virt", "  the effective default follows, padding and all");
+	is_str(back.entry, "abc-7.3.4-1.rafleet+virt", "  the effective default follows, padding and all");
 	{
 		struct stat before = st_of("boot/loader/loader.conf"), after;
 
@@ -255,13 +255,13 @@ static void test_default(void)
 		for (int i = 0; i < 20; i++)	/* 670 bytes: more than a sector */
 			strcat(big, "# a long comment line..........\n");
 		put("boot/loader/loader.conf", big);
-		bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &t, why, sizeof(why));
+		bootloader_find(&bl, "7.3.4-1.rafleet+virt", NULL, &t, why, sizeof(why));
 		is_i64(bootloader_set_default(&bl, &t, false, how, sizeof(how), why, sizeof(why)), 0,
 		       "a loader.conf longer than a sector");
 		ok(strstr(how, "replaced by rename: longer than one sector") != NULL,
 		   "  is replaced by rename, and says so: %s", how);
 		bootloader_default(&bl, &back, why, sizeof(why));
-		is_str(back.entry, "abc-7.3.4-1.rafleet.virt", "  and names the entry");
+		is_str(back.entry, "abc-7.3.4-1.rafleet+virt", "  and names the entry");
 	}
 }
 
@@ -277,35 +277,35 @@ static void test_efi(void)
 	efivar_set_loader("LoaderInfo", "systemd-boot 252", why, sizeof(why));
 	detect(&bl);
 	bootloader_default(&bl, &d, why, sizeof(why));
-	is_str(d.entry, "abc-7.3.4-1.rafleet.virt", "EFI, no LoaderEntryDefault: loader.conf's default");
+	is_str(d.entry, "abc-7.3.4-1.rafleet+virt", "EFI, no LoaderEntryDefault: loader.conf's default");
 	efivar_set_loader("LoaderEntryDefault", "abc-6.1.0-13-amd64.conf", why, sizeof(why));
 	bootloader_default(&bl, &d, why, sizeof(why));
 	ok(!strcmp(d.entry, "abc-6.1.0-13-amd64") && strstr(d.source, "LoaderEntryDefault"),
 	   "LoaderEntryDefault overrides loader.conf, as systemd-boot does (%s)", d.source);
 
-	bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &t, why, sizeof(why));
+	bootloader_find(&bl, "7.3.4-1.rafleet+virt", NULL, &t, why, sizeof(why));
 	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0,
 	       "promote with the variable set");
 	efivar_get_loader("LoaderEntryDefault", var, sizeof(var), why, sizeof(why));
-	is_str(var, "abc-7.3.4-1.rafleet.virt[.+]*", "  the variable is what is written: a pattern for the counted entry");
+	is_str(var, "abc-7.3.4-1.rafleet+virt[.+]*", "  the variable is what is written: a pattern for the counted entry");
 	ok(strstr(file("efi/loader/loader.conf"), "default abc-7.3*") != NULL, "  loader.conf untouched");
-	ok(exists("efi/loader/entries/abc-7.3.4-1.rafleet.virt+3.conf") &&
-	   !exists("efi/loader/entries/abc-7.3.4-1.rafleet.virt.conf"),
+	ok(exists("efi/loader/entries/abc-7.3.4-1.rafleet+virt+3.conf") &&
+	   !exists("efi/loader/entries/abc-7.3.4-1.rafleet+virt.conf"),
 	   "  boot counting: the entry is ID+3.conf, for systemd-boot and systemd-bless-boot");
 	ok(strstr(how, "boot counting") != NULL, "  how says both: %s", how);
 	bootloader_default(&bl, &d, why, sizeof(why));
-	ok(!strcmp(d.entry, "abc-7.3.4-1.rafleet.virt") && !strcmp(d.release, "7.3.4-1.rafleet.virt"),
+	ok(!strcmp(d.entry, "abc-7.3.4-1.rafleet+virt") && !strcmp(d.release, "7.3.4-1.rafleet+virt"),
 	   "  the effective default is the counted entry (%s)", d.entry);
 
 	/* a blessed entry (renamed back by systemd-bless-boot) still matches */
 	{
 		char from[512], to[512];
 
-		snprintf(from, sizeof(from), "%s/efi/loader/entries/abc-7.3.4-1.rafleet.virt+3.conf", root);
-		snprintf(to, sizeof(to), "%s/efi/loader/entries/abc-7.3.4-1.rafleet.virt.conf", root);
+		snprintf(from, sizeof(from), "%s/efi/loader/entries/abc-7.3.4-1.rafleet+virt+3.conf", root);
+		snprintf(to, sizeof(to), "%s/efi/loader/entries/abc-7.3.4-1.rafleet+virt.conf", root);
 		rename(from, to);
 		bootloader_default(&bl, &d, why, sizeof(why));
-		is_str(d.entry, "abc-7.3.4-1.rafleet.virt", "  blessed (renamed back), still the default");
+		is_str(d.entry, "abc-7.3.4-1.rafleet+virt", "  blessed (renamed back), still the default");
 	}
 
 	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "no one-shot set: -ENOENT");
@@ -317,7 +317,7 @@ static void test_efi(void)
 	ok(!strcmp(d.release, "6.1.0-13-amd64") && strstr(d.source, "LoaderEntryOneShot"),
 	   "  read back with its kernel (%s)", d.source);
 	bootloader_default(&bl, &d, why, sizeof(why));
-	is_str(d.release, "7.3.4-1.rafleet.virt", "  the default is still the default");
+	is_str(d.release, "7.3.4-1.rafleet+virt", "  the default is still the default");
 	is_i64(bootloader_clear_oneshot(&bl, why, sizeof(why)), 0, "clear it");
 	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "  gone");
 	is_i64(bootloader_clear_oneshot(&bl, why, sizeof(why)), 0, "  clearing again: 0");
@@ -345,7 +345,7 @@ static void debian_cfg(const char *def)
 		"\t\tlinux\t/boot/vmlinuz-%s root=UUID=11111111-2222 ro single\n"
 		"\t\tinitrd\t/boot/initrd.img-%s\n\t}\n";
 	char e1[2048], e2[2048];
-	const char *a = "7.3.4-1.rafleet.virt", *b = "6.1.0-13-amd64";
+	const char *a = "7.3.4-1.rafleet+virt", *b = "6.1.0-13-amd64";
 
 	snprintf(e1, sizeof(e1), entry, a, a, a, a, a, a, a, a, a);
 	snprintf(e2, sizeof(e2), entry, b, b, b, b, b, b, b, b, b);
@@ -362,14 +362,14 @@ static void debian_cfg(const char *def)
 		 "submenu 'Advanced options for Debian GNU/Linux' $menuentry_id_option 'gnulinux-advanced-11111111-2222' {\n"
 		 "%s%s}\n", def, a, a, e1, e2);
 	put("boot/grub/grub.cfg", cfg);
-	put("boot/vmlinuz-7.3.4-1.rafleet.virt", "k");
+	put("boot/vmlinuz-7.3.4-1.rafleet+virt", "k");
 	put("boot/vmlinuz-6.1.0-13-amd64", "k");
-	put("boot/initrd.img-7.3.4-1.rafleet.virt", "i");
+	put("boot/initrd.img-7.3.4-1.rafleet+virt", "i");
 	put("boot/initrd.img-6.1.0-13-amd64", "i");
 }
 
 #define OLD_PATH "gnulinux-advanced-11111111-2222>gnulinux-6.1.0-13-amd64-advanced-11111111-2222"
-#define NEW_PATH "gnulinux-advanced-11111111-2222>gnulinux-7.3.4-1.rafleet.virt-advanced-11111111-2222"
+#define NEW_PATH "gnulinux-advanced-11111111-2222>gnulinux-7.3.4-1.rafleet+virt-advanced-11111111-2222"
 
 static void test_grub(void)
 {
@@ -381,7 +381,7 @@ static void test_grub(void)
 	debian_cfg("${saved_entry}");
 	detect(&bl);
 	is_i64(bootloader_default(&bl, &d, why, sizeof(why)), 0, "Debian GRUB, saved, no grubenv yet");
-	ok(!strcmp(d.entry, "gnulinux-simple-11111111-2222") && !strcmp(d.release, "7.3.4-1.rafleet.virt"),
+	ok(!strcmp(d.entry, "gnulinux-simple-11111111-2222") && !strcmp(d.release, "7.3.4-1.rafleet+virt"),
 	   "  entry 0 boots: the newest kernel (what installing a kernel does to a host: %s)", d.entry);
 	is_i64(bootloader_find(&bl, "6.1.0-13-amd64", NULL, &t, why, sizeof(why)), 0, "the entry of the old kernel");
 	is_str(t.entry, OLD_PATH, "  by its stable id path in the Advanced submenu, never the recovery entry");
@@ -413,11 +413,11 @@ static void test_grub(void)
 	}
 
 	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "no next_entry: no one-shot");
-	bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &t, why, sizeof(why));
+	bootloader_find(&bl, "7.3.4-1.rafleet+virt", NULL, &t, why, sizeof(why));
 	is_i64(bootloader_set_oneshot(&bl, &t, how, sizeof(how), why, sizeof(why)), 0,
 	       "a one-shot (grub-reboot's next_entry)");
 	bootloader_oneshot(&bl, &d, why, sizeof(why));
-	ok(!strcmp(d.entry, NEW_PATH) && !strcmp(d.release, "7.3.4-1.rafleet.virt"),
+	ok(!strcmp(d.entry, NEW_PATH) && !strcmp(d.release, "7.3.4-1.rafleet+virt"),
 	   "  read back: %s", d.entry);
 	bootloader_default(&bl, &d, why, sizeof(why));
 	is_str(d.release, "6.1.0-13-amd64", "  the default unchanged");
@@ -437,11 +437,11 @@ static void test_grub(void)
 
 	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0, "promote");
 	bootloader_default(&bl, &d, why, sizeof(why));
-	is_str(d.release, "7.3.4-1.rafleet.virt", "  the new kernel is the default");
+	is_str(d.release, "7.3.4-1.rafleet+virt", "  the new kernel is the default");
 
 	debian_cfg("0");
 	bootloader_default(&bl, &d, why, sizeof(why));
-	ok(strstr(d.source, "set default=\"0\"") && !strcmp(d.release, "7.3.4-1.rafleet.virt"),
+	ok(strstr(d.source, "set default=\"0\"") && !strcmp(d.release, "7.3.4-1.rafleet+virt"),
 	   "GRUB_DEFAULT=0: grub.cfg's default, entry 0 (%s)", d.source);
 	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), -EINVAL,
 	       "  a promotion refused: saved_entry would not be read");
@@ -451,14 +451,14 @@ static void test_grub(void)
 	reset(false);
 	put("boot/grub2/grub.cfg", "set default=\"${saved_entry}\"\ninsmod blscfg\nblscfg\n");
 	put("boot/vmlinuz-6.8.5-301.fc40.x86_64", "k");
-	put("boot/vmlinuz-7.3.4-1.rafleet.virt", "k");
+	put("boot/vmlinuz-7.3.4-1.rafleet+virt", "k");
 	put("boot/loader/entries/abc-6.8.5-301.fc40.x86_64.conf",
 	    "title Fedora (6.8.5-301.fc40.x86_64)\nversion 6.8.5-301.fc40.x86_64\nlinux /vmlinuz-6.8.5-301.fc40.x86_64\n");
-	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
-	    "title rafleet\nversion 7.3.4-1.rafleet.virt\nlinux /vmlinuz-7.3.4-1.rafleet.virt\n");
+	put("boot/loader/entries/abc-7.3.4-1.rafleet+virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet+virt\nlinux /vmlinuz-7.3.4-1.rafleet+virt\n");
 	detect(&bl);
 	bootloader_default(&bl, &d, why, sizeof(why));
-	is_str(d.release, "7.3.4-1.rafleet.virt", "GRUB BLS, saved_entry unset: the first entry, the newest");
+	is_str(d.release, "7.3.4-1.rafleet+virt", "GRUB BLS, saved_entry unset: the first entry, the newest");
 	bootloader_find(&bl, "6.8.5-301.fc40.x86_64", NULL, &t, why, sizeof(why));
 	is_i64(bootloader_set_default(&bl, &t, true, how, sizeof(how), why, sizeof(why)), 0,
 	       "saved_entry set to the Fedora kernel's entry");
@@ -492,15 +492,15 @@ static void test_pin(void)
 	detect(&bl);
 	is_i64(bootloader_pin(&bl, &t, &pinned, how, sizeof(how), why, sizeof(why)), 0,
 	       "pin: systemd-boot without a default line");
-	ok(pinned && !strcmp(t.entry, "abc-7.3.4-1.rafleet.virt") &&
-	   strstr(file("boot/loader/loader.conf"), "\ndefault abc-7.3.4-1.rafleet.virt.conf\n") &&
+	ok(pinned && !strcmp(t.entry, "abc-7.3.4-1.rafleet+virt") &&
+	   strstr(file("boot/loader/loader.conf"), "\ndefault abc-7.3.4-1.rafleet+virt.conf\n") &&
 	   st_of("boot/loader/loader.conf").st_size == LOADER_CONF_SECTOR,
 	   "  the first of the menu named in loader.conf, which is one sector now (%s)", how);
 	/* a newer kernel installed: the default does not move */
 	put("boot/abc/7.4.0/linux", "k");
 	put("boot/loader/entries/abc-7.4.0.conf", "version 7.4.0\nlinux /abc/7.4.0/linux\n");
 	bootloader_default(&bl, &t, why, sizeof(why));
-	is_str(t.release, "7.3.4-1.rafleet.virt", "  a newer kernel installed after it: the default stays");
+	is_str(t.release, "7.3.4-1.rafleet+virt", "  a newer kernel installed after it: the default stays");
 	is_i64(bootloader_pin(&bl, &t, &pinned, how, sizeof(how), why, sizeof(why)), 0, "  pin again");
 	ok(!pinned && strstr(how, "named already"), "  named already: nothing written (%s)", how);
 
@@ -580,7 +580,7 @@ static void test_trial_debian(void)
 	detect(&bl);
 	bootloader_find(&bl, "6.1.0-13-amd64", NULL, &d, why, sizeof(why));
 	bootloader_set_default(&bl, &d, false, how, sizeof(how), why, sizeof(why));
-	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt", "rafleet.trial=x", "x", &t, why,
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet+virt", "rafleet.trial=x", "x", &t, why,
 				    sizeof(why)), -EOPNOTSUPP,
 	       "Debian's GRUB, grub.cfg without 42_rafleet's hook: -EOPNOTSUPP");
 	ok(strstr(why, "update-grub") && strstr(why, "kexec") && !exists("boot/grub/rafleet-trial.cfg"),
@@ -589,18 +589,18 @@ static void test_trial_debian(void)
 	snprintf(cfg, sizeof(cfg), "%s### BEGIN /etc/grub.d/42_rafleet ###\n%s### END /etc/grub.d/42_rafleet ###\n",
 		 file("boot/grub/grub.cfg"), grub_hook);
 	put("boot/grub/grub.cfg", cfg);
-	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt",
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet+virt",
 				    "root=UUID=11111111-2222 ro panic=10 rafleet.trial=abcd x=$y it's",
 				    "abcd", &t, why, sizeof(why)), 0,
 	       "with the hook: a trial entry added");
 	is_str(t.entry, "rafleet-trial-abcd", "  its id names the token");
 	is_str(t.source, "/boot/grub/rafleet-trial.cfg", "  in /boot/grub/rafleet-trial.cfg");
 	text = file("boot/grub/rafleet-trial.cfg");
-	ok(strstr(text, "\nmenuentry 'rafleet trial of 7.3.4-1.rafleet.virt (the next boot only)' --id rafleet-trial-abcd {\n") &&
+	ok(strstr(text, "\nmenuentry 'rafleet trial of 7.3.4-1.rafleet+virt (the next boot only)' --id rafleet-trial-abcd {\n") &&
 	   strstr(text, "\t\tload_video\n\t\tinsmod gzio\n") &&
-	   strstr(text, "\t\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet.virt\n}\n"),
+	   strstr(text, "\t\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet+virt\n}\n"),
 	   "  the kernel's block, its own lines, under a menuentry of its own");
-	ok(strstr(text, "\t\tlinux /boot/vmlinuz-7.3.4-1.rafleet.virt root=UUID=11111111-2222 ro panic=10 rafleet.trial=abcd 'x=$y' 'it'\\''s'\n") != NULL,
+	ok(strstr(text, "\t\tlinux /boot/vmlinuz-7.3.4-1.rafleet+virt root=UUID=11111111-2222 ro panic=10 rafleet.trial=abcd 'x=$y' 'it'\\''s'\n") != NULL,
 	   "  its linux line the kernel with the trial's command line, quoted for GRUB");
 	snprintf(path, sizeof(path), "%s/boot/grub/rafleet-trial.cfg", root);
 	is_i64(run_to(check, NULL), 0, "  GRUB's syntax (grub-script-check)");
@@ -614,7 +614,7 @@ static void test_trial_debian(void)
 				      "/boot/grub/rafleet-trial.cfg", why, sizeof(why)), 0,
 	       "  grub.cfg with what it sources");
 	ok(c.sources && !grub_cfg_resolve(&c, "rafleet-trial-abcd", &e, why, sizeof(why)) &&
-	   !strcmp(e->version, "7.3.4-1.rafleet.virt") && c.entries[c.nr_entries - 1].id &&
+	   !strcmp(e->version, "7.3.4-1.rafleet+virt") && c.entries[c.nr_entries - 1].id &&
 	   !strcmp(c.entries[c.nr_entries - 1].id, "rafleet-trial-abcd"),
 	   "  its menu ends with the trial entry, which GRUB finds by its id");
 	grub_cfg_free(&c);
@@ -624,7 +624,7 @@ static void test_trial_debian(void)
 	ok(strstr(file("boot/grub/grubenv"), "\nnext_entry=rafleet-trial-abcd\n") != NULL,
 	   "  grubenv's next_entry names its id, as grub-reboot writes it");
 	bootloader_oneshot(&bl, &d, why, sizeof(why));
-	is_str(d.release, "7.3.4-1.rafleet.virt", "  the one-shot boots the trial kernel");
+	is_str(d.release, "7.3.4-1.rafleet+virt", "  the one-shot boots the trial kernel");
 	is_i64(bootloader_remove_trials(&bl, &gone, why, sizeof(why)), 0, "  removed");
 	ok(gone == 1 && !exists("boot/grub/rafleet-trial.cfg") &&
 	   !strstr(file("boot/grub/grubenv"), "next_entry=rafleet"),
@@ -649,15 +649,15 @@ static void test_trial(void)
 
 	reset(true);
 	two_kernels("efi");
-	put("efi/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
-	    "title rafleet\nversion 7.3.4-1.rafleet.virt\nlinux /abc/7.3.4-1.rafleet.virt/linux\n"
-	    "initrd /abc/7.3.4-1.rafleet.virt/initrd\noptions root=/dev/vda2 quiet\n"
+	put("efi/loader/entries/abc-7.3.4-1.rafleet+virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet+virt\nlinux /abc/7.3.4-1.rafleet+virt/linux\n"
+	    "initrd /abc/7.3.4-1.rafleet+virt/initrd\noptions root=/dev/vda2 quiet\n"
 	    "options console=ttyS0\n");
-	put("efi/abc/7.3.4-1.rafleet.virt/initrd", "i");
+	put("efi/abc/7.3.4-1.rafleet+virt/initrd", "i");
 	put("efi/loader/loader.conf", "timeout 0\ndefault abc-6.1.0-13-amd64.conf\n");
 	efivar_set_loader("LoaderInfo", "systemd-boot 252", why, sizeof(why));
 	detect(&bl);
-	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt",
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet+virt",
 				    "root=/dev/vda2 quiet console=ttyS0 panic=10 rafleet.trial=abcd",
 				    "abcd", &t, why, sizeof(why)), 0, "systemd-boot: a trial entry added");
 	is_str(t.entry, "rafleet-trial-abcd", "  named for its token");
@@ -665,27 +665,27 @@ static void test_trial(void)
 	ok(strstr(text, "\noptions root=/dev/vda2 quiet console=ttyS0 panic=10 rafleet.trial=abcd\n") &&
 	   !strstr(text, "options root=/dev/vda2 quiet\n") && !strstr(text, "options console=ttyS0\n"),
 	   "  beside the kernel's own entry, its options the trial's command line only");
-	ok(strstr(text, "\nlinux /abc/7.3.4-1.rafleet.virt/linux\n") &&
-	   strstr(text, "\ninitrd /abc/7.3.4-1.rafleet.virt/initrd\n") &&
-	   strstr(text, "title rafleet trial of 7.3.4-1.rafleet.virt") && !strstr(text, "title rafleet\n"),
+	ok(strstr(text, "\nlinux /abc/7.3.4-1.rafleet+virt/linux\n") &&
+	   strstr(text, "\ninitrd /abc/7.3.4-1.rafleet+virt/initrd\n") &&
+	   strstr(text, "title rafleet trial of 7.3.4-1.rafleet+virt") && !strstr(text, "title rafleet\n"),
 	   "  the kernel and initramfs of the kernel's entry, on its partition; a title that says so");
 	ok(!exists("efi/loader/entries/rafleet-trial-abcd.conf.tmp"), "  no temporary file left");
 	bootloader_default(&bl, &d, why, sizeof(why));
 	is_str(d.entry, "abc-6.1.0-13-amd64", "  the default did not move");
-	bootloader_find(&bl, "7.3.4-1.rafleet.virt", NULL, &k, why, sizeof(why));
-	is_str(k.entry, "abc-7.3.4-1.rafleet.virt",
+	bootloader_find(&bl, "7.3.4-1.rafleet+virt", NULL, &k, why, sizeof(why));
+	is_str(k.entry, "abc-7.3.4-1.rafleet+virt",
 	       "  the kernel's entry is still the one that boots it by name (what promote makes the default)");
 	is_i64(bootloader_set_oneshot(&bl, &t, how, sizeof(how), why, sizeof(why)), 0, "  made the one-shot");
 	efivar_get_loader("LoaderEntryOneShot", var, sizeof(var), why, sizeof(why));
 	is_str(var, "rafleet-trial-abcd.conf", "  LoaderEntryOneShot names it");
 	bootloader_oneshot(&bl, &d, why, sizeof(why));
-	is_str(d.release, "7.3.4-1.rafleet.virt", "  the one-shot boots the trial kernel");
+	is_str(d.release, "7.3.4-1.rafleet+virt", "  the one-shot boots the trial kernel");
 
-	put("efi/loader/entries/rafleet-trial-old.conf", "title left over\nlinux /abc/7.3.4-1.rafleet.virt/linux\n");
+	put("efi/loader/entries/rafleet-trial-old.conf", "title left over\nlinux /abc/7.3.4-1.rafleet+virt/linux\n");
 	is_i64(bootloader_remove_trials(&bl, &gone, why, sizeof(why)), 0, "remove the trial entries");
 	ok(gone == 2 && !exists("efi/loader/entries/rafleet-trial-abcd.conf") &&
 	   !exists("efi/loader/entries/rafleet-trial-old.conf") &&
-	   exists("efi/loader/entries/abc-7.3.4-1.rafleet.virt.conf"),
+	   exists("efi/loader/entries/abc-7.3.4-1.rafleet+virt.conf"),
 	   "  both trial entries gone (%u), the kernel's own kept", gone);
 	is_i64(bootloader_oneshot(&bl, &d, why, sizeof(why)), -ENOENT, "  and the one-shot that named one");
 	bootloader_find(&bl, "6.1.0-13-amd64", NULL, &k, why, sizeof(why));
@@ -699,7 +699,7 @@ static void test_trial(void)
 	two_kernels("boot");
 	put("boot/loader/loader.conf", "timeout 0\n");
 	detect(&bl);
-	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt", "rafleet.trial=x", "x", &t, why,
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet+virt", "rafleet.trial=x", "x", &t, why,
 				    sizeof(why)), -EINVAL,
 	       "a default nothing names, which the trial entry would become: -EINVAL");
 	ok(strstr(why, "pin-default") && !exists("boot/loader/entries/rafleet-trial-x.conf"),
@@ -711,15 +711,15 @@ static void test_trial(void)
 	reset(false);
 	put("boot/grub2/grub.cfg", "set default=\"${saved_entry}\"\ninsmod blscfg\nblscfg\n");
 	put("boot/vmlinuz-6.8.5-301.fc40.x86_64", "k");
-	put("boot/vmlinuz-7.3.4-1.rafleet.virt", "k");
+	put("boot/vmlinuz-7.3.4-1.rafleet+virt", "k");
 	put("boot/loader/entries/abc-6.8.5-301.fc40.x86_64.conf",
 	    "title Fedora\nversion 6.8.5-301.fc40.x86_64\nlinux /vmlinuz-6.8.5-301.fc40.x86_64\n");
-	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
-	    "title rafleet\nversion 7.3.4-1.rafleet.virt\nlinux /vmlinuz-7.3.4-1.rafleet.virt\noptions ro\n");
+	put("boot/loader/entries/abc-7.3.4-1.rafleet+virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet+virt\nlinux /vmlinuz-7.3.4-1.rafleet+virt\noptions ro\n");
 	detect(&bl);
 	bootloader_find(&bl, "6.8.5-301.fc40.x86_64", NULL, &k, why, sizeof(why));
 	bootloader_set_default(&bl, &k, false, how, sizeof(how), why, sizeof(why));
-	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet.virt", "ro rafleet.trial=y", "y", &t, why,
+	is_i64(bootloader_add_trial(&bl, "7.3.4-1.rafleet+virt", "ro rafleet.trial=y", "y", &t, why,
 				    sizeof(why)), 0, "grub-bls: a trial entry added");
 	ok(strstr(file("boot/loader/entries/rafleet-trial-y.conf"), "\noptions ro rafleet.trial=y\n") != NULL,
 	   "  in /boot/loader/entries, with the trial's options");

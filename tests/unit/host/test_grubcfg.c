@@ -23,7 +23,7 @@
 
 #define UUID "5f8d9c3e-2b1a-4c7d-9e6f-0a1b2c3d4e5f"
 #define ADV "gnulinux-advanced-" UUID
-#define NEW "7.3.4-1.rafleet.virt"
+#define NEW "7.3.4-1.rafleet+virt"
 #define OLD "6.1.0-18-amd64"
 
 /*
@@ -154,13 +154,13 @@
 	"\telse\n" \
 	"\t  search --no-floppy --fs-uuid --set=root " UUID "\n" \
 	"\tfi\n" \
-	"\techo\t'Loading Linux 7.3.4-1.rafleet.virt ...'\n" \
-	"\tlinux\t/boot/vmlinuz-7.3.4-1.rafleet.virt root=UUID=" UUID " ro  quiet\n" \
+	"\techo\t'Loading Linux 7.3.4-1.rafleet+virt ...'\n" \
+	"\tlinux\t/boot/vmlinuz-7.3.4-1.rafleet+virt root=UUID=" UUID " ro  quiet\n" \
 	"\techo\t'Loading initial ramdisk ...'\n" \
-	"\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet.virt\n" \
+	"\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet+virt\n" \
 	"}\n" \
 	"submenu 'Advanced options for Debian GNU/Linux' $menuentry_id_option 'gnulinux-advanced-" UUID "' {\n" \
-	"\tmenuentry 'Debian GNU/Linux, with Linux 7.3.4-1.rafleet.virt' --class debian --class gnu-linux --class gnu --class os $menuentry_id_option 'gnulinux-7.3.4-1.rafleet.virt-advanced-" UUID "' {\n" \
+	"\tmenuentry 'Debian GNU/Linux, with Linux 7.3.4-1.rafleet+virt' --class debian --class gnu-linux --class gnu --class os $menuentry_id_option 'gnulinux-7.3.4-1.rafleet+virt-advanced-" UUID "' {\n" \
 	"\t\tload_video\n" \
 	"\t\tinsmod gzio\n" \
 	"\t\tif [ x$grub_platform = xxen ]; then insmod xzio; insmod lzopio; fi\n" \
@@ -172,12 +172,12 @@
 	"\t\telse\n" \
 	"\t\t  search --no-floppy --fs-uuid --set=root " UUID "\n" \
 	"\t\tfi\n" \
-	"\t\techo\t'Loading Linux 7.3.4-1.rafleet.virt ...'\n" \
-	"\t\tlinux\t/boot/vmlinuz-7.3.4-1.rafleet.virt root=UUID=" UUID " ro  quiet\n" \
+	"\t\techo\t'Loading Linux 7.3.4-1.rafleet+virt ...'\n" \
+	"\t\tlinux\t/boot/vmlinuz-7.3.4-1.rafleet+virt root=UUID=" UUID " ro  quiet\n" \
 	"\t\techo\t'Loading initial ramdisk ...'\n" \
-	"\t\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet.virt\n" \
+	"\t\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet+virt\n" \
 	"\t}\n" \
-	"\tmenuentry 'Debian GNU/Linux, with Linux 7.3.4-1.rafleet.virt (recovery mode)' --class debian --class gnu-linux --class gnu --class os $menuentry_id_option 'gnulinux-7.3.4-1.rafleet.virt-recovery-" UUID "' {\n" \
+	"\tmenuentry 'Debian GNU/Linux, with Linux 7.3.4-1.rafleet+virt (recovery mode)' --class debian --class gnu-linux --class gnu --class os $menuentry_id_option 'gnulinux-7.3.4-1.rafleet+virt-recovery-" UUID "' {\n" \
 	"\t\tload_video\n" \
 	"\t\tinsmod gzio\n" \
 	"\t\tif [ x$grub_platform = xxen ]; then insmod xzio; insmod lzopio; fi\n" \
@@ -189,10 +189,10 @@
 	"\t\telse\n" \
 	"\t\t  search --no-floppy --fs-uuid --set=root " UUID "\n" \
 	"\t\tfi\n" \
-	"\t\techo\t'Loading Linux 7.3.4-1.rafleet.virt ...'\n" \
-	"\t\tlinux\t/boot/vmlinuz-7.3.4-1.rafleet.virt root=UUID=" UUID " ro single \n" \
+	"\t\techo\t'Loading Linux 7.3.4-1.rafleet+virt ...'\n" \
+	"\t\tlinux\t/boot/vmlinuz-7.3.4-1.rafleet+virt root=UUID=" UUID " ro single \n" \
 	"\t\techo\t'Loading initial ramdisk ...'\n" \
-	"\t\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet.virt\n" \
+	"\t\tinitrd\t/boot/initrd.img-7.3.4-1.rafleet+virt\n" \
 	"\t}\n" \
 	"\tmenuentry 'Debian GNU/Linux, with Linux 6.1.0-18-amd64' --class debian --class gnu-linux --class gnu --class os $menuentry_id_option 'gnulinux-6.1.0-18-amd64-advanced-" UUID "' {\n" \
 	"\t\tload_video\n" \

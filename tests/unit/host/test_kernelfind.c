@@ -41,18 +41,18 @@ static void test_find(void)
 	   !strcmp(k.initrd, "/boot/initramfs-6.8.5-301.fc40.x86_64.img"),
 	   "a Fedora kernel: modules/REL/vmlinuz and /boot/initramfs-REL.img");
 
-	put("boot/abc/7.3.4-1.rafleet.virt/linux", "k");
-	put("boot/abc/7.3.4-1.rafleet.virt/initrd", "i");
-	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
-	    "title rafleet\nversion 7.3.4-1.rafleet.virt\n"
-	    "linux /abc/7.3.4-1.rafleet.virt/linux\ninitrd /abc/7.3.4-1.rafleet.virt/initrd\n");
-	kernel_find("7.3.4-1.rafleet.virt", &k, why, sizeof(why));
-	ok(!strcmp(k.image, "/boot/abc/7.3.4-1.rafleet.virt/linux") &&
-	   !strcmp(k.initrd, "/boot/abc/7.3.4-1.rafleet.virt/initrd"),
+	put("boot/abc/7.3.4-1.rafleet+virt/linux", "k");
+	put("boot/abc/7.3.4-1.rafleet+virt/initrd", "i");
+	put("boot/loader/entries/abc-7.3.4-1.rafleet+virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet+virt\n"
+	    "linux /abc/7.3.4-1.rafleet+virt/linux\ninitrd /abc/7.3.4-1.rafleet+virt/initrd\n");
+	kernel_find("7.3.4-1.rafleet+virt", &k, why, sizeof(why));
+	ok(!strcmp(k.image, "/boot/abc/7.3.4-1.rafleet+virt/linux") &&
+	   !strcmp(k.initrd, "/boot/abc/7.3.4-1.rafleet+virt/initrd"),
 	   "a kernel-install kernel: the BLS entry's linux and initrd, under /boot");
-	is_i64(kernel_find("/boot/abc/7.3.4-1.rafleet.virt/linux", &k, why, sizeof(why)), 0,
+	is_i64(kernel_find("/boot/abc/7.3.4-1.rafleet+virt/linux", &k, why, sizeof(why)), 0,
 	       "the same by its image path");
-	is_str(k.release, "7.3.4-1.rafleet.virt", "  its release from the entry");
+	is_str(k.release, "7.3.4-1.rafleet+virt", "  its release from the entry");
 	kernel_find("/boot/vmlinuz-6.1.0-13-amd64", &k, why, sizeof(why));
 	is_str(k.release, "6.1.0-13-amd64", "an image path without an entry: the release from vmlinuz-REL");
 
@@ -69,19 +69,19 @@ static void test_entry_files(void)
 	struct kernel_files k;
 	char why[512];
 
-	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
-	    "title rafleet\nversion 7.3.4-1.rafleet.virt\n"
-	    "linux /abc/7.3.4-1.rafleet.virt/linux\ninitrd /abc/7.3.4-1.rafleet.virt/initrd\n"
+	put("boot/loader/entries/abc-7.3.4-1.rafleet+virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet+virt\n"
+	    "linux /abc/7.3.4-1.rafleet+virt/linux\ninitrd /abc/7.3.4-1.rafleet+virt/initrd\n"
 	    "options root=/dev/vda1\noptions ro quiet\n");
-	kernel_find("7.3.4-1.rafleet.virt", &k, why, sizeof(why));
-	is_str(k.entry, "abc-7.3.4-1.rafleet.virt", "an entry's id comes with the kernel");
+	kernel_find("7.3.4-1.rafleet+virt", &k, why, sizeof(why));
+	is_str(k.entry, "abc-7.3.4-1.rafleet+virt", "an entry's id comes with the kernel");
 	is_str(k.options, "root=/dev/vda1 ro quiet", "  and its options lines, joined");
 	is_str(k.missing_initrd, "", "  its initrd is there");
-	put("boot/loader/entries/abc-7.3.4-1.rafleet.virt.conf",
-	    "title rafleet\nversion 7.3.4-1.rafleet.virt\n"
-	    "linux /abc/7.3.4-1.rafleet.virt/linux\ninitrd /abc/gone/initrd\n");
-	put("boot/initrd.img-7.3.4-1.rafleet.virt", "i");
-	kernel_find("7.3.4-1.rafleet.virt", &k, why, sizeof(why));
+	put("boot/loader/entries/abc-7.3.4-1.rafleet+virt.conf",
+	    "title rafleet\nversion 7.3.4-1.rafleet+virt\n"
+	    "linux /abc/7.3.4-1.rafleet+virt/linux\ninitrd /abc/gone/initrd\n");
+	put("boot/initrd.img-7.3.4-1.rafleet+virt", "i");
+	kernel_find("7.3.4-1.rafleet+virt", &k, why, sizeof(why));
 	ok(!strcmp(k.missing_initrd, "/abc/gone/initrd") && !k.initrd[0],
 	   "an initrd the entry names that is missing: reported, no other one taken (%s, '%s')",
 	   k.missing_initrd, k.initrd);

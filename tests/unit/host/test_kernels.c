@@ -100,15 +100,15 @@ int main(void)
 
 	/* Debian's linux-image: the image is /boot/vmlinuz-RELEASE */
 	reset();
-	put("usr/lib/modules/7.3.4-1.rafleet.virt/modules.order", "");
-	put("boot/vmlinuz-7.3.4-1.rafleet.virt", "k");
-	put("usr/lib/modules/7.3.4-0.vanilla.virt/modules.order", "");
+	put("usr/lib/modules/7.3.4-1.rafleet+virt/modules.order", "");
+	put("boot/vmlinuz-7.3.4-1.rafleet+virt", "k");
+	put("usr/lib/modules/7.3.4-0.vanilla+virt/modules.order", "");
 	put("boot/vmlinuz-6.1.0-12-amd64", "k");
-	check("7.3.4-1.rafleet.virt /usr/lib/modules/7.3.4-1.rafleet.virt",
+	check("7.3.4-1.rafleet+virt /usr/lib/modules/7.3.4-1.rafleet+virt",
 	      "a Debian kernel: /boot/vmlinuz-RELEASE is its image; modules without an image are not a kernel");
-	image_is("/boot/vmlinuz-7.3.4-1.rafleet.virt", "its image is named");
-	put("usr/lib/modules/7.3.4-1.rafleet.virt/vmlinuz", "k");
-	image_is("/usr/lib/modules/7.3.4-1.rafleet.virt/vmlinuz",
+	image_is("/boot/vmlinuz-7.3.4-1.rafleet+virt", "its image is named");
+	put("usr/lib/modules/7.3.4-1.rafleet+virt/vmlinuz", "k");
+	image_is("/usr/lib/modules/7.3.4-1.rafleet+virt/vmlinuz",
 		 "the modules directory's vmlinuz comes first");
 
 	fakefs_rm_tree(root);

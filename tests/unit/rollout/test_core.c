@@ -217,7 +217,7 @@ static void test_boot(void)
 {
 	const char *staged = "{\"schema\": \"rafleet-state/1\", \"phase\": \"staged\", "
 		"\"previous_kernel\": {\"release\": \"6.1.0\"}, "
-		"\"trial_kernel\": {\"release\": \"7.3.4-1.rafleet.virt\", \"token\": \"t0k\", "
+		"\"trial_kernel\": {\"release\": \"7.3.4-1.rafleet+virt\", \"token\": \"t0k\", "
 		"\"staged_boot_id\": \"boot-1\"}}";
 	struct running now = { .release = "6.1.0", .boot_id = "boot-1" };
 	struct state s;
@@ -228,7 +228,7 @@ static void test_boot(void)
 	put(statedir, "state.json", staged);
 	state_load(&s, statefile, msg, sizeof(msg));
 	ok(!rollout_next(&s, &now, what, sizeof(what)), "staged, same boot: nothing to do yet");
-	snprintf(now.release, sizeof(now.release), "7.3.4-1.rafleet.virt");
+	snprintf(now.release, sizeof(now.release), "7.3.4-1.rafleet+virt");
 	snprintf(now.boot_id, sizeof(now.boot_id), "boot-2");
 	snprintf(now.token, sizeof(now.token), "t0k");
 	ok(rollout_next(&s, &now, what, sizeof(what)) && strstr(what, "records it (staged -> trial)"),
@@ -239,7 +239,7 @@ static void test_boot(void)
 	   "another boot of the old kernel: the trial ended without a verdict");
 	state_free(&s);
 
-	setenv("RAFLEET_UNAME_R", "7.3.4-1.rafleet.virt", 1);
+	setenv("RAFLEET_UNAME_R", "7.3.4-1.rafleet+virt", 1);
 	put(procsys, "kernel/random/boot_id", "boot-2\n");
 	put(tmp, "proc/cmdline", "root=/dev/vda1 rafleet.trial=t0k\n");
 	open_quiet(&r, "recover", msg, sizeof(msg));

@@ -40,9 +40,9 @@ static void fill(struct state *s)
 	state_set(&s->previous.release, "6.1.0");
 	state_set(&s->previous.image, "/boot/vmlinuz-6.1.0");
 	state_set(&s->previous.cmdline, "root=/dev/vda1 ro");
-	state_set(&s->trial.release, "7.3.4-1.rafleet.virt");
-	state_set(&s->trial.image, "/boot/vmlinuz-7.3.4-1.rafleet.virt");
-	state_set(&s->trial.initrd, "/boot/initrd.img-7.3.4-1.rafleet.virt");
+	state_set(&s->trial.release, "7.3.4-1.rafleet+virt");
+	state_set(&s->trial.image, "/boot/vmlinuz-7.3.4-1.rafleet+virt");
+	state_set(&s->trial.initrd, "/boot/initrd.img-7.3.4-1.rafleet+virt");
 	state_set(&s->trial.cmdline, "root=/dev/vda1 ro rafleet.trial=abc");
 	state_set(&s->trial.token, "abc");
 	state_set(&s->trial.staged_boot_id, "b1");
@@ -53,7 +53,7 @@ static void fill(struct state *s)
 	state_decide(s, "readahead_exec_large_folio", 0, "operator", NULL);
 	state_pending_set(s, "feature-off", "drop-in", args, 3);
 	state_history_add(s, "stage", "loaded", "6.1.0");
-	state_history_add(s, "trial", "started", "7.3.4-1.rafleet.virt");
+	state_history_add(s, "trial", "started", "7.3.4-1.rafleet+virt");
 }
 
 static void test_round_trip(void)
@@ -70,7 +70,7 @@ static void test_round_trip(void)
 	is_str(b.previous.release, "6.1.0", "  previous release");
 	ok(b.previous.initrd == NULL, "  previous initrd: null stays NULL");
 	is_str(b.previous.cmdline, "root=/dev/vda1 ro", "  previous cmdline");
-	is_str(b.trial.initrd, "/boot/initrd.img-7.3.4-1.rafleet.virt", "  trial initrd");
+	is_str(b.trial.initrd, "/boot/initrd.img-7.3.4-1.rafleet+virt", "  trial initrd");
 	is_str(b.trial.token, "abc", "  trial token");
 	is_str(b.trial.staged_boot_id, "b1", "  staged boot id");
 	ok(b.trial.trial_boot_id == NULL, "  trial boot id: null");
@@ -86,7 +86,7 @@ static void test_round_trip(void)
 	   !strcmp(b.pending.args[1], "operator") && !strcmp(b.pending.args[2], ""),
 	   "  the pending intent with its arguments");
 	ok(b.nr_history == 2 && !strcmp(b.history[1].action, "trial") &&
-	   !strcmp(b.history[1].kernel, "7.3.4-1.rafleet.virt") &&
+	   !strcmp(b.history[1].kernel, "7.3.4-1.rafleet+virt") &&
 	   strlen(b.history[0].time) == 20 && b.history[0].time[10] == 'T' &&
 	   b.history[0].time[19] == 'Z', "  the history, times in RFC 3339 UTC");
 	state_free(&a);
