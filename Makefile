@@ -234,10 +234,11 @@ install: $(OUT)/rafleet
 # that `make kernel` and the QEMU tests use.
 PKG_VARIANTS ?= vanilla patched
 # What makes a kernel package: the series, the configs, and the build
-# script of its kind (a change to build-deb does not rebuild the RPMs).
+# script of its kind (a change to build-deb does not rebuild the RPMs);
+# the DEBs' release comes from the spec's pkgrel (scripts/kernel-release).
 KERNEL_INPUTS := $(wildcard patches/*) $(wildcard SOURCES/*) scripts/mkconfig scripts/kernel-release
 KERNEL_RPM_INPUTS := $(KERNEL_INPUTS) SPECS/kernel-rafleet.spec scripts/build-rpm
-KERNEL_DEB_INPUTS := $(KERNEL_INPUTS) scripts/build-deb
+KERNEL_DEB_INPUTS := $(KERNEL_INPUTS) scripts/build-deb SPECS/kernel-rafleet.spec
 TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
 	etc health udev kernel-install dnf-plugin debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
 
@@ -429,7 +430,7 @@ shim-mok: packages
 # srpm-rebuild: the kernel's SRPM (out/rpm) rebuilds its binary RPMs with
 # the same files (tests/host/test_srpm_rebuild; about 5 min, warm ccache).
 srpm-rebuild: packages
-	tests/host/test_srpm_rebuild $(RAFLEET_CACHE) out/rpm
+	RAFLEET_FLAVOR=$(FLAVOR) tests/host/test_srpm_rebuild $(RAFLEET_CACHE) out/rpm
 
 # ci: .ci/run, make check in a fresh minimal bookworm root where
 # scripts/install-deps installs everything (scripts/fresh-root).

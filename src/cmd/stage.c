@@ -11,7 +11,7 @@ static const struct options_help stage_help = {
 	"usage: rafleet stage KERNEL [--no-baseline] [--no-exec] [--no-initrd]\n"
 	"                     [--no-watchdog] [--allow-running] [--reboot] [--json]\n"
 	"\n"
-	"Stage a trial boot of KERNEL (a release such as 7.3.4-1.rafleet+virt, or the\n"
+	"Stage a trial boot of KERNEL (a release such as 7.3.4-2.rafleet+virt, or the\n"
 	"path of a kernel image): record the running kernel as the previous one,\n"
 	"measure its baseline with the smoke workloads of /etc/rafleet/smoke.conf,\n"
 	"load KERNEL with kexec -l, or kexec -s on a locked-down kernel (its\n"

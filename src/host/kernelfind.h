@@ -25,7 +25,7 @@ struct kernel_files {
 
 /*
  * Find @spec under $RAFLEET_ROOT, in the menu of the boot loader that
- * boots it (host/bootloader.h): a release ("7.3.4-1.rafleet+virt") or the path
+ * boots it (host/bootloader.h): a release ("7.3.4-2.rafleet+virt") or the path
  * of a kernel image (its release is read from its name, /boot/vmlinuz-REL
  * or /usr/lib/modules/REL/vmlinuz, or from the entry that boots it).
  * The entry's id and options come with it; an initrd the entry names but
