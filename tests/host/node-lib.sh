@@ -88,7 +88,7 @@ node_boot_umount() {
 # (tests/host/mknode, VARIANT base or fleet); sets $vanilla and $patched,
 # the kernel releases (uname -r) of the two kernel variants, $kname, their
 # RPM's name (kernel-rafleet-virt), and $vanilla_vr and $patched_vr, the
-# packages' version-release (7.3.4-0.vanilla, 7.3.4-1.rafleet).
+# packages' version-release (7.3.4-0.vanilla, 7.3.4-2.rafleet).
 node_new() {
 	local here tar
 	here=$(dirname "${BASH_SOURCE[0]}")
