@@ -18,7 +18,9 @@
 #                       an upward call fails to build
 #   make install        install the tools (DESTDIR, PREFIX, UNITDIR...)
 #   make packages       kernel (virt) and tools as RPM and DEB, their source
-#                       packages, the dnf and apt repositories
+#                       packages, the dnf and apt repositories; FLAVOR=generic
+#                       adds the fleet kernel's (patched) beside them;
+#                       PKG_VARIANTS=debug the debug kernel's
 #   make rpm            the RPMs only: both kernel variants, the tools (out/rpm)
 #   make deb            the DEBs only (out/deb)
 #   make repo           the signed dnf and apt repositories (out/repo, out/apt)
@@ -54,6 +56,9 @@
 #   make shim-mok       Debian's Secure Boot chain (shim, GRUB, its kernel):
 #                       MOK enrolment at MokManager, then ours boots and kexecs
 #   make srpm-rebuild   rpmbuild --rebuild of the kernel's SRPM (a kernel build)
+#   make generic-boot   the fleet kernel (FLAVOR=generic) packaged, then booted
+#                       from its packages: -core alone on virtio-scsi and AHCI,
+#                       -modules on NVMe, the DEB on virtio (hours cold)
 #   make guard-overhead what a running guard costs the workloads (a report,
 #                       root; GUARD_ROUNDS)
 #   make ci             what CI runs (.ci/run): make check in a fresh root
@@ -105,7 +110,7 @@ KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
 BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
-	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok check ci clean help
+	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
 
 all: packages
 
@@ -232,7 +237,9 @@ install: $(OUT)/rafleet
 # without the series (release 0.vanilla), the "previous kernel" of a host;
 # vanilla first, so that the shared source tree ends on the patched series
 # that `make kernel` and the QEMU tests use.
-PKG_VARIANTS ?= vanilla patched
+# The generic flavour (FLAVOR=generic, the fleet kernel; hours to build on
+# two cores) is packaged patched only: its tests need no previous kernel.
+PKG_VARIANTS ?= $(if $(filter virt,$(FLAVOR)),vanilla patched,patched)
 # What makes a kernel package: the series, the configs, and the build
 # script of its kind (a change to build-deb does not rebuild the RPMs);
 # the DEBs' release comes from the spec's pkgrel (scripts/kernel-release).
@@ -248,25 +255,43 @@ packages: rpm deb repo
 		"the signed dnf repository in $(CURDIR)/out/repo," \
 		"the signed apt repository in $(CURDIR)/out/apt"
 
-rpm: out/rpm/.kernel-stamp out/rpm/.tools-stamp
-deb: out/deb/.kernel-stamp out/deb/.tools-stamp
+# One set of kernel packages per flavour and variants, with a stamp, a
+# cache kind and file names of its own: out/rpm and out/deb (and so the
+# repositories) hold the virt packages of `make` beside the generic ones
+# of `make packages FLAVOR=generic` or the debug ones of PKG_VARIANTS=debug,
+# and building one set neither removes nor replaces another's.  The names
+# are scripts/kernel-release's: kernel-rafleet[-virt][-debug]-* and
+# linux-{image,headers}-UNAME, the meta package with the patched kernel.
+empty :=
+space := $(empty) $(empty)
+PKG_SET = $(FLAVOR)-$(subst $(space),-,$(strip $(PKG_VARIANTS)))
+KERNEL_RPM_STAMP = out/rpm/.kernel-$(PKG_SET)-stamp
+KERNEL_DEB_STAMP = out/deb/.kernel-$(PKG_SET)-stamp
+krel = $(shell scripts/kernel-release $(1) $(FLAVOR) $(2))
+KERNEL_RPM_GLOBS = $(foreach n,$(sort $(foreach v,$(PKG_VARIANTS),$(call krel,--name,$(v)))),\
+	$(n)-[0-9]*.rpm $(n)-core-[0-9]*.rpm $(n)-modules-[0-9]*.rpm $(n)-devel-[0-9]*.rpm) RPM-GPG-KEY-rafleet
+KERNEL_DEB_GLOBS = $(foreach v,$(PKG_VARIANTS),linux-image-7.3.4$(call krel,,$(v))_*.deb \
+	linux-headers-7.3.4$(call krel,,$(v))_*.deb) $(if $(filter patched,$(PKG_VARIANTS)),$(call krel,--deb-meta,patched)_*.deb)
+
+rpm: $(KERNEL_RPM_STAMP) out/rpm/.tools-stamp
+deb: $(KERNEL_DEB_STAMP) out/deb/.tools-stamp
 
 # The kernel packages are built once per set of inputs (scripts/pkg-cache:
 # the same inputs, the packages of the build that had them, from
 # RAFLEET_CACHE; RAFLEET_PKG_REBUILD=1 builds anyway).
 PKG_CACHE = scripts/pkg-cache
-out/rpm/.kernel-stamp: $(KERNEL_RPM_INPUTS) | sources
+$(KERNEL_RPM_STAMP): $(KERNEL_RPM_INPUTS) | sources
 	PKG_CACHE_INPUTS="$(KERNEL_RPM_INPUTS) scripts/build-kernel scripts/pkg-cache" \
-	$(PKG_CACHE) kernel-rpm $(RAFLEET_CACHE) out/rpm 'kernel-rafleet-*.rpm RPM-GPG-KEY-rafleet' -- \
+	$(PKG_CACHE) kernel-rpm-$(PKG_SET) $(RAFLEET_CACHE) out/rpm '$(strip $(KERNEL_RPM_GLOBS))' -- \
 		scripts/build-rpm kernel $(RAFLEET_CACHE) out/rpm $(FLAVOR) $(PKG_VARIANTS)
 	@touch $@
 out/rpm/.tools-stamp: $(TOOLS_INPUTS) scripts/build-rpm | deps
 	scripts/build-rpm tools $(RAFLEET_CACHE) out/rpm
 	@touch $@
-out/deb/.kernel-stamp: $(KERNEL_DEB_INPUTS) | sources
+$(KERNEL_DEB_STAMP): $(KERNEL_DEB_INPUTS) | sources
 	PKG_CACHE_INPUTS="$(KERNEL_DEB_INPUTS) scripts/build-kernel scripts/pkg-cache" \
 	PKG_CACHE_NEEDS="$(foreach v,$(PKG_VARIANTS),$(RAFLEET_CACHE)/build/$(FLAVOR)-$(v)/arch/x86/boot/bzImage)" \
-	$(PKG_CACHE) kernel-deb $(RAFLEET_CACHE) out/deb 'linux-image-*.deb linux-headers-*.deb' -- \
+	$(PKG_CACHE) kernel-deb-$(PKG_SET) $(RAFLEET_CACHE) out/deb '$(strip $(KERNEL_DEB_GLOBS))' -- \
 		scripts/build-deb kernel $(RAFLEET_CACHE) out/deb $(FLAVOR) $(PKG_VARIANTS)
 	@touch $@
 out/deb/.tools-stamp: $(TOOLS_INPUTS) scripts/build-deb | deps
@@ -431,6 +456,16 @@ shim-mok: packages
 # the same files (tests/host/test_srpm_rebuild; about 5 min, warm ccache).
 srpm-rebuild: packages
 	RAFLEET_FLAVOR=$(FLAVOR) tests/host/test_srpm_rebuild $(RAFLEET_CACHE) out/rpm
+
+# generic-boot: the fleet kernel, Debian's config with the series
+# (FLAVOR=generic), as RPMs (SELinux first) and DEBs (AppArmor first) in
+# the repositories beside virt's, then booted in QEMU from them
+# (tests/host/test_generic_boot): -core alone from virtio-scsi and AHCI
+# disks, -modules added from NVMe, the DEB from virtio-blk.  Not in `make
+# check`: the kernel alone takes hours on two cores from a cold ccache.
+generic-boot: tools
+	$(MAKE) --no-print-directory packages FLAVOR=generic
+	RAFLEET=$(OUT)/rafleet tests/host/test_generic_boot $(RAFLEET_CACHE) out/repo out/apt
 
 # ci: .ci/run, make check in a fresh minimal bookworm root where
 # scripts/install-deps installs everything (scripts/fresh-root).
