@@ -21,7 +21,7 @@
 #                       packages, the dnf and apt repositories; FLAVOR=generic
 #                       adds the fleet kernel's (patched) beside them;
 #                       PKG_VARIANTS=debug the debug kernel's
-#   make rpm            the RPMs only: both kernel variants, the tools (out/rpm)
+#   make rpm            the RPMs only: the kernel's (PKG_VARIANTS), the tools (out/rpm)
 #   make deb            the DEBs only (out/deb)
 #   make repo           the signed dnf and apt repositories (out/repo, out/apt)
 #   make unit           the unit tests (tests/unit/LAYER/test_*.c, TAP)
@@ -234,9 +234,8 @@ install: $(OUT)/rafleet
 # patches/series (SPECS/kernel-rafleet.spec), through the same ccache as
 # `make kernel`; the kernel DEB is bindeb-pkg over the test kernel's own
 # build directory.  Both variants: the patched kernel, and Linux 7.3.4
-# without the series (release 0.vanilla), the "previous kernel" of a host;
-# vanilla first, so that the shared source tree ends on the patched series
-# that `make kernel` and the QEMU tests use.
+# without the series (release 0.vanilla), the "previous kernel" of a host
+# (each variant from its own source tree: scripts/prep-tree).
 # The generic flavour (FLAVOR=generic, the fleet kernel; hours to build on
 # two cores) is packaged patched only: its tests need no previous kernel.
 PKG_VARIANTS ?= $(if $(filter virt,$(FLAVOR)),vanilla patched,patched)
@@ -260,16 +259,19 @@ packages: rpm deb repo
 # repositories) hold the virt packages of `make` beside the generic ones
 # of `make packages FLAVOR=generic` or the debug ones of PKG_VARIANTS=debug,
 # and building one set neither removes nor replaces another's.  The names
-# are scripts/kernel-release's: kernel-rafleet[-virt][-debug]-* and
-# linux-{image,headers}-UNAME, the meta package with the patched kernel.
+# are scripts/kernel-release's, with the release: kernel-rafleet[-virt]
+# [-debug][-core|-modules|-devel]-7.3.4-RELEASE.{x86_64,src}.rpm (vanilla
+# and patched share a name) and linux-{image,headers}-UNAME, the meta
+# package with the patched kernel.  Files of an older release stay until
+# `make clean`.
 empty :=
 space := $(empty) $(empty)
 PKG_SET = $(FLAVOR)-$(subst $(space),-,$(strip $(PKG_VARIANTS)))
 KERNEL_RPM_STAMP = out/rpm/.kernel-$(PKG_SET)-stamp
 KERNEL_DEB_STAMP = out/deb/.kernel-$(PKG_SET)-stamp
 krel = $(shell scripts/kernel-release $(1) $(FLAVOR) $(2))
-KERNEL_RPM_GLOBS = $(foreach n,$(sort $(foreach v,$(PKG_VARIANTS),$(call krel,--name,$(v)))),\
-	$(n)-[0-9]*.rpm $(n)-core-[0-9]*.rpm $(n)-modules-[0-9]*.rpm $(n)-devel-[0-9]*.rpm) RPM-GPG-KEY-rafleet
+KERNEL_RPM_GLOBS = $(foreach v,$(PKG_VARIANTS),$(foreach s,- -core- -modules- -devel-,\
+	$(call krel,--name,$(v))$(s)7.3.4-$(call krel,--release,$(v)).*.rpm)) RPM-GPG-KEY-rafleet
 KERNEL_DEB_GLOBS = $(foreach v,$(PKG_VARIANTS),linux-image-7.3.4$(call krel,,$(v))_*.deb \
 	linux-headers-7.3.4$(call krel,,$(v))_*.deb) $(if $(filter patched,$(PKG_VARIANTS)),$(call krel,--deb-meta,patched)_*.deb)
 
