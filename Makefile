@@ -270,8 +270,9 @@ PKG_SET = $(FLAVOR)-$(subst $(space),-,$(strip $(PKG_VARIANTS)))
 KERNEL_RPM_STAMP = out/rpm/.kernel-$(PKG_SET)-stamp
 KERNEL_DEB_STAMP = out/deb/.kernel-$(PKG_SET)-stamp
 krel = $(shell scripts/kernel-release $(1) $(FLAVOR) $(2))
-KERNEL_RPM_GLOBS = $(foreach v,$(PKG_VARIANTS),$(foreach s,- -core- -modules- -devel-,\
-	$(call krel,--name,$(v))$(s)7.3.4-$(call krel,--release,$(v)).*.rpm)) RPM-GPG-KEY-rafleet
+rpm_globs = $(foreach s,- -core- -modules- -devel-,$(1)$(s)$(2).*.rpm)
+KERNEL_RPM_GLOBS = $(foreach v,$(PKG_VARIANTS),\
+	$(call rpm_globs,$(call krel,--name,$(v)),7.3.4-$(call krel,--release,$(v)))) RPM-GPG-KEY-rafleet
 KERNEL_DEB_GLOBS = $(foreach v,$(PKG_VARIANTS),linux-image-7.3.4$(call krel,,$(v))_*.deb \
 	linux-headers-7.3.4$(call krel,,$(v))_*.deb) $(if $(filter patched,$(PKG_VARIANTS)),$(call krel,--deb-meta,patched)_*.deb)
 

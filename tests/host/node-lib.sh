@@ -239,6 +239,14 @@ build_hello() {
 	modinfo -F vermagic "$root$out/rafleet_hello.ko"
 }
 
+# node_apt_source ROOT REPO_PATH KEYRING: the node's one apt source, the
+# repository at REPO_PATH (a file: URI, as the node sees it), signed by a
+# key of KEYRING (deb822, Signed-By)
+node_apt_source() {
+	printf 'Types: deb\nURIs: file:%s\nSuites: bookworm\nComponents: main\nSigned-By: %s\n' "$2" "$3" \
+		> "$1/etc/apt/sources.list.d/rafleet.sources"
+}
+
 # node_dnf_setup WORK ROOT REPO: dnf 4 and rpm for the node root: its rpm
 # database in /var/lib/rpm (Debian's rpm would use ~/.rpmdb), the signed
 # repository REPO with gpgcheck and repo_gpgcheck, dnf's cache and log
