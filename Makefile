@@ -11,7 +11,9 @@
 #   make kernel         build the patched QEMU test kernel (FLAVOR=virt);
 #                       FLAVOR=generic: Debian's full config; VARIANT=vanilla:
 #                       7.3.4 without the series; VARIANT=debug: the series
-#                       with KASAN, lockdep, DEBUG_VM, fault injection
+#                       with KASAN, lockdep, DEBUG_VM, fault injection;
+#                       ARCH=arm64: cross-built for QEMU's arm64 virt
+#                       machine, FLAVOR=virt-64k with 64K pages
 #   make tools          build the rafleet command and the guest programs
 #                       (OUT=out, CC=cc), then make layers
 #   make layers         link each layer of src/ over only the layers below it:
@@ -72,6 +74,8 @@
 RAFLEET_CACHE ?= /var/cache/rafleet
 FLAVOR ?= virt
 VARIANT ?= patched
+# the kernel's architecture: x86_64 or arm64 (scripts/kernel-arch)
+ARCH ?= x86_64
 export RAFLEET_CACHE
 
 CC ?= cc
@@ -80,6 +84,18 @@ WARN := -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wshadow -Wformat=
 LDLIBS := -lcrypto -ljson-c -lsystemd -lm -pthread
 OUT := out
 VERSION := $(shell cat VERSION)
+# ARCH=arm64 on another machine: the tools and guest programs cross-built
+# (Debian's aarch64-linux-gnu-gcc) against Debian's arm64 libraries,
+# unpacked by tests/vm/arm64-root, into out/arm64
+SYSROOT :=
+ifeq ($(ARCH),arm64)
+ifneq ($(shell uname -m),aarch64)
+SYSROOT := $(RAFLEET_CACHE)/arm64/root
+CC := aarch64-linux-gnu-gcc --sysroot=$(SYSROOT)
+AR := aarch64-linux-gnu-ar
+OUT := out/arm64
+endif
+endif
 
 # The layers of src/, top first.  A folder calls only the folders below it
 # (BELOW_*, listed top-down): its archive and its unit tests link against
@@ -106,8 +122,8 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(OUT)/unit/%)
 GUEST_SRC := $(wildcard tests/vm/guest/*.c)
 GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 
-KBUILD := $(RAFLEET_CACHE)/build/$(FLAVOR)-$(VARIANT)
-BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
+KBUILD := $(shell RAFLEET_ARCH=$(ARCH) scripts/build-kernel --obj $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT))
+KIMAGE := $(shell RAFLEET_ARCH=$(ARCH) scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT))
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
 	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
@@ -125,11 +141,11 @@ sources: deps
 	scripts/fetch-sources $(RAFLEET_CACHE)
 
 kernel: sources
-	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT)
+	RAFLEET_ARCH=$(ARCH) scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT)
 
 tools: $(OUT)/rafleet $(GUEST_BIN) layers
 
-$(OUT)/obj/%.o: src/%.c VERSION
+$(OUT)/obj/%.o: src/%.c VERSION | $(SYSROOT)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -MMD -MP -Isrc -DRAFLEET_VERSION='"$(VERSION)"' $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -175,7 +191,7 @@ $(OUT)/unit/%: tests/unit/%.c $(ARCHIVES) $(wildcard tests/unit/*.h)
 
 -include $(UNIT_BIN:=.d)
 
-$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) tests/unit/tap.h $(wildcard tests/vm/guest/*.h)
+$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) tests/unit/tap.h $(wildcard tests/vm/guest/*.h) | $(SYSROOT)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(call layer_archives,$(LAYERS)) $(LDLIBS)
 
@@ -242,7 +258,7 @@ PKG_VARIANTS ?= $(if $(filter virt,$(FLAVOR)),vanilla patched,patched)
 # What makes a kernel package: the series, the configs, and the build
 # script of its kind (a change to build-deb does not rebuild the RPMs);
 # the DEBs' release comes from the spec's pkgrel (scripts/kernel-release).
-KERNEL_INPUTS := $(wildcard patches/*) $(wildcard SOURCES/*) scripts/mkconfig scripts/kernel-release
+KERNEL_INPUTS := $(wildcard patches/*) $(wildcard SOURCES/*) scripts/mkconfig scripts/kernel-release scripts/kernel-arch
 KERNEL_RPM_INPUTS := $(KERNEL_INPUTS) SPECS/kernel-rafleet.spec scripts/build-rpm
 KERNEL_DEB_INPUTS := $(KERNEL_INPUTS) scripts/build-deb SPECS/kernel-rafleet.spec
 TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
@@ -329,7 +345,12 @@ fuzz: $(FUZZ_BIN)
 	tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 vm: tools kernel
-	tests/vm/run $(BZIMAGE) $(GUEST_BIN)
+	RAFLEET_ARCH=$(ARCH) tests/vm/run $(KIMAGE) $(GUEST_BIN)
+
+ifneq ($(SYSROOT),)
+$(SYSROOT):
+	tests/vm/arm64-root $(RAFLEET_CACHE) > /dev/null
+endif
 
 # Linux 7.3.4 without the series, the same config: the counts the guest
 # tests compare "feature off" with (recorded in tests/vm/guest/*.c).
@@ -342,11 +363,11 @@ vm: tools kernel
 # with two, an "Oops: int3" in CI of 18a12bc, 332 s in).
 CANARY_GUEST := $(GUEST_BIN) $(OUT)/rafleet /lib/systemd/systemd-sysctl
 vm-canary: tools kernel
-	RAFLEET_VM_SUITE=tests/vm/suite-canary tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
+	RAFLEET_VM_SUITE=tests/vm/suite-canary tests/vm/run $(KIMAGE) $(CANARY_GUEST)
 
 vm-canary-full: tools kernel
 	RAFLEET_VM_EXTRA=slow RAFLEET_VM_SUITE=tests/vm/suite-canary-full \
-		tests/vm/run $(BZIMAGE) $(CANARY_GUEST)
+		tests/vm/run $(KIMAGE) $(CANARY_GUEST)
 
 # demo: the whole host rollout on a booted systemd guest, told as it goes,
 # then a report (scripts/demo; the same test as make check's rollout-guest).
@@ -411,7 +432,7 @@ vm-fragment: tools
 # host while it runs.
 vm-slow: tools kernel
 	RAFLEET_VM_SUITE=tests/vm/suite-slow RAFLEET_VM_EXTRA="rw slow" RAFLEET_VM_WORK=out/vm-slow \
-		tests/vm/run $(BZIMAGE) $(GUEST_BIN)
+		tests/vm/run $(KIMAGE) $(GUEST_BIN)
 
 vm-baseline: tools
 	scripts/build-kernel $(RAFLEET_CACHE) virt vanilla

@@ -28,8 +28,6 @@
 #include "host/tracefs.h"
 #include "lib/fileio.h"
 
-#define PAGE 4096UL
-
 const char *const ra_event_names[NR_RA_EVENTS] = {
 	"page_cache_ra_unbounded", "page_cache_ra_order",
 	"page_cache_sync_ra", "page_cache_async_ra",
@@ -65,7 +63,7 @@ int measure_file_open(struct measure_file *mf, const char *path)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
-	if (st.st_size < (off_t)PAGE)
+	if (st.st_size < (off_t)page_size())
 		return -EFBIG;	/* too small to say anything about readahead */
 	mf->path = path;
 	mf->size = st.st_size;
@@ -98,7 +96,7 @@ static uint32_t kernel_dev(const struct measure_file *mf)
 
 uint64_t measure_resident_pages(const char *path, int64_t size)
 {
-	size_t pages = (size + PAGE - 1) / PAGE;
+	size_t page = page_size(), pages = (size + page - 1) / page;
 	unsigned char *vec = malloc(pages);
 	uint64_t n = 0;
 	void *map = MAP_FAILED;
@@ -427,7 +425,7 @@ static void touch_mapping(const struct measure_file *mf, bool hash,
 		return;
 	}
 	getrusage(RUSAGE_SELF, &a);
-	for (int64_t off = 0; off < mf->size; off += PAGE)
+	for (int64_t off = 0; off < mf->size; off += (int64_t)page_size())
 		sink += map[off];
 	getrusage(RUSAGE_SELF, &b);
 	(void)sink;
@@ -459,7 +457,7 @@ int measure_sha_direct(const char *path, char hex[SHA256_HEX_LEN])
 	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (posix_memalign(&buf, PAGE, chunk)) {
+	if (posix_memalign(&buf, page_size(), chunk)) {
 		close(fd);
 		return -ENOMEM;
 	}

@@ -40,7 +40,8 @@ struct scenario {
 	enum scenario_kind kind;
 	enum scenario_file file;
 	int advice;		/* posix_fadvise() before reading; 0: none */
-	size_t step;		/* bytes per call (piece, request) */
+	/* bytes per call (piece, request); SC_EXEC: none, a call a page */
+	size_t step;
 	size_t first;		/* SC_PREAD_SEQ: a read of this size at 0 first */
 	unsigned long per_gib;	/* random calls per GiB of file */
 	int nproc;		/* processes (SC_PREAD_*) or threads (SC_PCOPY);

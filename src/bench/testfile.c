@@ -13,6 +13,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
+const unsigned char testfile_ret[] = { 0xc3 };		/* ret */
+#elif defined(__aarch64__)
+const unsigned char testfile_ret[] = { 0xc0, 0x03, 0x5f, 0xd6 };	/* ret (x30) */
+#else
+#error "no RET instruction for this architecture"
+#endif
+const size_t testfile_ret_len = sizeof(testfile_ret);
+
 /* splitmix64: a stream per block, independent of any other block. */
 static uint64_t splitmix(uint64_t *x)
 {
@@ -29,7 +38,9 @@ void testfile_block(uint64_t seed, uint64_t index, void *buf)
 	uint64_t *w = buf;
 
 	if (seed == TESTFILE_RET) {
-		memset(buf, 0xc3, TESTFILE_BLOCK);	/* x86 RET */
+		/* at every offset the instruction can start at */
+		for (size_t i = 0; i < TESTFILE_BLOCK; i += testfile_ret_len)
+			memcpy((char *)buf + i, testfile_ret, testfile_ret_len);
 		return;
 	}
 	for (size_t i = 0; i < TESTFILE_BLOCK / sizeof(*w); i++)

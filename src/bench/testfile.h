@@ -11,7 +11,12 @@
 
 #define TESTFILE_BLOCK 4096
 #define TESTFILE_SEED 0x7261666c656574ULL	/* "rafleet" */
-#define TESTFILE_RET 0		/* the seed of a file of x86 RET instructions */
+/* the seed of a file of RET instructions, this machine's (testfile_ret) */
+#define TESTFILE_RET 0
+
+/* This architecture's RET instruction, @testfile_ret_len bytes. */
+extern const unsigned char testfile_ret[];
+extern const size_t testfile_ret_len;
 
 /* Fill @buf with block @index of the pattern of @seed. */
 void testfile_block(uint64_t seed, uint64_t index, void *buf);

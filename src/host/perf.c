@@ -3,6 +3,7 @@
  * perf_event_open(2) counters and tracepoint samplers.  See host/perf.h.
  */
 #include "host/perf.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -14,10 +15,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static long page_size(void)
-{
-	return sysconf(_SC_PAGESIZE);
-}
 
 int perf_nr_cpus(void)
 {
@@ -130,7 +127,7 @@ int perf_sampler_open_tp(struct perf_event_set *s, uint64_t id,
 		.sample_type = PERF_SAMPLE_RAW,
 		.watermark = 1,
 	};
-	long psz = page_size();
+	size_t psz = page_size();
 	int err;
 
 	if (!ring_pages || (ring_pages & (ring_pages - 1)))

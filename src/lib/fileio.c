@@ -130,3 +130,10 @@ int read_whole_file(const char *path, size_t max, char **out, size_t *lenp)
 	close(fd);
 	return ret;
 }
+
+size_t page_size(void)
+{
+	long n = sysconf(_SC_PAGESIZE);
+
+	return n > 0 ? (size_t)n : 4096;
+}

@@ -26,4 +26,11 @@ int read_whole_fd(int fd, size_t max, char **out, size_t *lenp);
 /* Write all @len bytes of @buf to @fd (restarting on EINTR).  0 or -errno. */
 int write_full(int fd, const void *buf, size_t len);
 
+/*
+ * The base page size: what mincore() reports per byte and a mapping
+ * faults in (4 KiB on x86-64; 4 or 64 KiB on arm64, by the kernel's
+ * config, never known at build time).
+ */
+size_t page_size(void);
+
 #endif

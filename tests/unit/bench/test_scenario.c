@@ -58,7 +58,8 @@ int main(void)
 		ok(scenario_find(scenarios[i].name) == &scenarios[i],
 		   "%s is found by name", scenarios[i].name);
 		ok((scenarios[i].step > 0) == (scenarios[i].kind != SC_POPULATE &&
-						 scenarios[i].kind != SC_FIO) &&
+						 scenarios[i].kind != SC_FIO &&
+						 scenarios[i].kind != SC_EXEC) &&
 		   scenarios[i].nproc >= 0 && scenarios[i].nproc <= 16,
 		   "%s has a step (unless it needs none) and 1..16 readers",
 		   scenarios[i].name);

@@ -48,7 +48,19 @@ int main(void)
 	testfile_block(2, 5, b);
 	ok(memcmp(a, b, sizeof(a)), "another seed differs");
 	testfile_block(TESTFILE_RET, 9, b);
-	ok(b[0] == 0xc3 && b[TESTFILE_BLOCK - 1] == 0xc3, "the RET seed is all 0xc3");
+	{
+		size_t bad = 0;
+
+		for (size_t i = 0; i < TESTFILE_BLOCK; i++)
+			bad += b[i] != testfile_ret[i % testfile_ret_len];
+#if defined(__x86_64__)
+		ok(testfile_ret_len == 1 && testfile_ret[0] == 0xc3, "x86's RET is 0xc3");
+#elif defined(__aarch64__)
+		ok(testfile_ret_len == 4 && testfile_ret[0] == 0xc0 && testfile_ret[3] == 0xd6,
+		   "arm64's RET is the word 0xd65f03c0, little-endian");
+#endif
+		is_i64(bad, 0, "the RET seed is the RET at every instruction offset of a block");
+	}
 
 	if (!ok(mkdtemp(dir) != NULL, "temp dir"))
 		return tap_done();
