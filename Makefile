@@ -40,6 +40,9 @@
 #                       STRESS_FLIPS=noflip)
 #   make vm-fragment    seed 000 on fragmented memory, debug kernel (make
 #                       check runs it on the patched kernel, in vm-slow)
+#   make vm-seed004     seed 004's benchmark, both switches on and off, in
+#                       one boot on a throttled ext4 disk; with ARCH=arm64
+#                       FLAVOR=virt-64k, where its cover letter measured
 #   make vm-slow        the seeds' times, mmap_lock and the quadratic case on
 #                       a throttled disk, patched kernel
 #   make vm-canary      the canary in QEMU: calibrate, 2 A/A trials, seed 000,
@@ -126,7 +129,7 @@ KBUILD := $(shell RAFLEET_ARCH=$(ARCH) scripts/build-kernel --obj $(RAFLEET_CACH
 KIMAGE := $(shell RAFLEET_ARCH=$(ARCH) scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT))
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
-	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
+	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-seed004 vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
 
 all: packages
 
@@ -426,6 +429,11 @@ vm-fragment: tools
 	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) debug bzImage
 	RAFLEET_VM_SUITE=tests/vm/suite-fragment RAFLEET_VM_WORK=out/vm-fragment \
 		tests/vm/run $(DEBUG_BZIMAGE) $(GUEST_BIN)
+
+# vm-seed004: seed 004's cover-letter benchmark (tests/vm/suite-seed004)
+vm-seed004: tools kernel
+	RAFLEET_ARCH=$(ARCH) RAFLEET_VM_SUITE=tests/vm/suite-seed004 RAFLEET_VM_EXTRA=slow-ext4 \
+		RAFLEET_VM_WORK=$(OUT)/vm-seed004 tests/vm/run $(KIMAGE) $(GUEST_BIN)
 
 # vm-slow: times as same-boot ratios on a disk with a per-request cost
 # (tests/vm/suite-slow), the patched kernel; nothing else may load the
