@@ -12,7 +12,7 @@
 #                       FLAVOR=generic: Debian's full config; VARIANT=vanilla:
 #                       7.3.4 without the series; VARIANT=debug: the series
 #                       with KASAN, lockdep, DEBUG_VM, fault injection;
-#                       ARCH=arm64: cross-built for QEMU's arm64 virt
+#                       RAFLEET_ARCH=arm64: cross-built for QEMU's arm64 virt
 #                       machine, FLAVOR=virt-64k with 64K pages
 #   make tools          build the rafleet command and the guest programs
 #                       (OUT=out, CC=cc), then make layers
@@ -41,7 +41,7 @@
 #   make vm-fragment    seed 000 on fragmented memory, debug kernel (make
 #                       check runs it on the patched kernel, in vm-slow)
 #   make vm-seed004     seed 004's benchmark, both switches on and off, in
-#                       one boot on a throttled ext4 disk; with ARCH=arm64
+#                       one boot on a throttled ext4 disk; RAFLEET_ARCH=arm64
 #                       FLAVOR=virt-64k, where its cover letter measured
 #   make vm-slow        the seeds' times, mmap_lock and the quadratic case on
 #                       a throttled disk, patched kernel
@@ -77,8 +77,13 @@
 RAFLEET_CACHE ?= /var/cache/rafleet
 FLAVOR ?= virt
 VARIANT ?= patched
-# the kernel's architecture: x86_64 or arm64 (scripts/kernel-arch)
-ARCH ?= x86_64
+# the kernel's architecture: x86_64 or arm64 (scripts/kernel-arch); not
+# kbuild's generic ARCH, which a kernel developer's shell may hold for
+# another tree (ARCH=x86): `make kernel vm RAFLEET_ARCH=arm64`.  The
+# targets that take it: kernel, tools, vm, vm-seed004; the others are
+# x86_64's (x86_only), and the packages are built for x86_64 whatever it
+# says (scripts/build-rpm, build-deb)
+RAFLEET_ARCH ?= x86_64
 export RAFLEET_CACHE
 
 CC ?= cc
@@ -87,11 +92,11 @@ WARN := -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wshadow -Wformat=
 LDLIBS := -lcrypto -ljson-c -lsystemd -lm -pthread
 OUT := out
 VERSION := $(shell cat VERSION)
-# ARCH=arm64 on another machine: the tools and guest programs cross-built
+# RAFLEET_ARCH=arm64 on another machine: the tools and guest programs cross-built
 # (Debian's aarch64-linux-gnu-gcc) against Debian's arm64 libraries,
 # unpacked by tests/vm/arm64-root, into out/arm64
 SYSROOT :=
-ifeq ($(ARCH),arm64)
+ifeq ($(RAFLEET_ARCH),arm64)
 ifneq ($(shell uname -m),aarch64)
 SYSROOT := $(RAFLEET_CACHE)/arm64/root
 CC := aarch64-linux-gnu-gcc --sysroot=$(SYSROOT)
@@ -125,8 +130,18 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(OUT)/unit/%)
 GUEST_SRC := $(wildcard tests/vm/guest/*.c)
 GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 
-KBUILD := $(shell RAFLEET_ARCH=$(ARCH) scripts/build-kernel --obj $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT))
-KIMAGE := $(shell RAFLEET_ARCH=$(ARCH) scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT))
+KBUILD := $(shell RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel --obj $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT))
+KIMAGE := $(shell RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT))
+ifeq ($(KIMAGE),)
+$(error RAFLEET_ARCH=$(RAFLEET_ARCH): scripts/build-kernel names no kernel for it (x86_64 or arm64))
+endif
+# what takes another architecture than x86_64 so far
+ARCH_GOALS := deps sources kernel tools layers vm vm-seed004 help clean
+ifneq ($(RAFLEET_ARCH),x86_64)
+ifneq ($(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error make $(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),all)) is x86_64's alone; RAFLEET_ARCH=$(RAFLEET_ARCH) takes $(ARCH_GOALS))
+endif
+endif
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
 	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-seed004 vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
@@ -144,7 +159,7 @@ sources: deps
 	scripts/fetch-sources $(RAFLEET_CACHE)
 
 kernel: sources
-	RAFLEET_ARCH=$(ARCH) scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT)
+	RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT)
 
 tools: $(OUT)/rafleet $(GUEST_BIN) layers
 
@@ -348,7 +363,8 @@ fuzz: $(FUZZ_BIN)
 	tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 vm: tools kernel
-	RAFLEET_ARCH=$(ARCH) tests/vm/run $(KIMAGE) $(GUEST_BIN)
+	$(if $(filter %-64k,$(FLAVOR)),$(error make vm: its guest programs assume 4 KiB pages; make vm-seed004 is what runs on $(FLAVOR) so far))
+	RAFLEET_ARCH=$(RAFLEET_ARCH) tests/vm/run $(KIMAGE) $(GUEST_BIN)
 
 ifneq ($(SYSROOT),)
 $(SYSROOT):
@@ -432,7 +448,7 @@ vm-fragment: tools
 
 # vm-seed004: seed 004's cover-letter benchmark (tests/vm/suite-seed004)
 vm-seed004: tools kernel
-	RAFLEET_ARCH=$(ARCH) RAFLEET_VM_SUITE=tests/vm/suite-seed004 RAFLEET_VM_EXTRA=slow-ext4 \
+	RAFLEET_ARCH=$(RAFLEET_ARCH) RAFLEET_VM_SUITE=tests/vm/suite-seed004 RAFLEET_VM_EXTRA=slow-ext4 \
 		RAFLEET_VM_WORK=$(OUT)/vm-seed004 tests/vm/run $(KIMAGE) $(GUEST_BIN)
 
 # vm-slow: times as same-boot ratios on a disk with a per-request cost

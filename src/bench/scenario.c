@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench/fio.h"
+#include "bench/testfile.h"
 #include "lib/fileio.h"
 
 #define KiB (1024UL)
@@ -306,8 +307,11 @@ int scenario_prepare(struct scenario_run *r)
 		return -EINVAL;
 	if (!needs_map(s))
 		return 0;
-	if (s->kind == SC_EXEC)
+	if (s->kind == SC_EXEC) {
+		if (!testfile_ret_len)
+			return -EOPNOTSUPP;	/* no RET stub for this architecture */
 		prot |= PROT_EXEC;
+	}
 	if (s->kind == SC_PCOPY)
 		flags = MAP_PRIVATE;
 	r->map = mmap(NULL, r->size, prot, flags, r->fd, 0);

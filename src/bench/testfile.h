@@ -14,7 +14,10 @@
 /* the seed of a file of RET instructions, this machine's (testfile_ret) */
 #define TESTFILE_RET 0
 
-/* This architecture's RET instruction, @testfile_ret_len bytes. */
+/*
+ * This architecture's RET instruction, @testfile_ret_len bytes (x86-64,
+ * arm64; 0 elsewhere: the exec scenarios cannot run there).
+ */
 extern const unsigned char testfile_ret[];
 extern const size_t testfile_ret_len;
 
