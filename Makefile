@@ -26,7 +26,8 @@
 #   make rpm            the RPMs only: the kernel's (PKG_VARIANTS), the tools (out/rpm)
 #   make deb            the DEBs only (out/deb)
 #   make repo           the signed dnf and apt repositories (out/repo, out/apt)
-#   make unit           the unit tests (tests/unit/LAYER/test_*.c, TAP)
+#   make unit           the unit tests (tests/unit/LAYER/test_*.c, TAP);
+#                       RAFLEET_ARCH=arm64: cross-built, run under qemu-user
 #   make unit-san       the unit tests under ASan and UBSan (OUT/san)
 #   make fuzz           libFuzzer on each tests/fuzz target (FUZZ_SECONDS=20)
 #   make vm             the guest tests in QEMU on the patched kernel
@@ -80,7 +81,7 @@ VARIANT ?= patched
 # the kernel's architecture: x86_64 or arm64 (scripts/kernel-arch); not
 # kbuild's generic ARCH, which a kernel developer's shell may hold for
 # another tree (ARCH=x86): `make kernel vm RAFLEET_ARCH=arm64`.  The
-# targets that take it: kernel, tools, vm, vm-seed004; the others are
+# targets that take it: kernel, tools, unit, vm, vm-seed004; the others are
 # x86_64's (x86_only), and the packages are built for x86_64 whatever it
 # says (scripts/build-rpm, build-deb)
 RAFLEET_ARCH ?= x86_64
@@ -95,14 +96,16 @@ VERSION := $(shell cat VERSION)
 # RAFLEET_ARCH=arm64 on another machine: the tools and guest programs cross-built
 # (Debian's aarch64-linux-gnu-gcc) against Debian's arm64 libraries,
 # unpacked by tests/vm/arm64-root, into out/arm64
+# (empty when this machine is the kernel's architecture: scripts/kernel-arch)
+CROSS := $(shell scripts/kernel-arch --cross $(RAFLEET_ARCH) 2> /dev/null)
 SYSROOT :=
-ifeq ($(RAFLEET_ARCH),arm64)
-ifneq ($(shell uname -m),aarch64)
-SYSROOT := $(RAFLEET_CACHE)/arm64/root
-CC := aarch64-linux-gnu-gcc --sysroot=$(SYSROOT)
-AR := aarch64-linux-gnu-ar
-OUT := out/arm64
-endif
+ifneq ($(CROSS),)
+SYSROOT := $(RAFLEET_CACHE)/$(RAFLEET_ARCH)/root
+CC := $(CROSS)gcc --sysroot=$(SYSROOT)
+AR := $(CROSS)ar
+OUT := out/$(RAFLEET_ARCH)
+# its unit tests run under qemu-user, with the sysroot's libraries
+TAP_EXEC := qemu-$(firstword $(subst -, ,$(CROSS)))-static -L $(SYSROOT)
 endif
 
 # The layers of src/, top first.  A folder calls only the folders below it
@@ -131,15 +134,15 @@ GUEST_SRC := $(wildcard tests/vm/guest/*.c)
 GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 
 KBUILD := $(shell RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel --obj $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT) 2> /dev/null)
-KIMAGE := $(shell RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT) 2> /dev/null)
+KIMAGE := $(KBUILD)/$(shell scripts/kernel-arch --image $(RAFLEET_ARCH) 2> /dev/null)
 # (the tests of the Makefile itself run copies of it without scripts/)
 ifneq ($(wildcard scripts/build-kernel),)
-ifeq ($(KIMAGE),)
+ifeq ($(KBUILD),)
 $(error RAFLEET_ARCH=$(RAFLEET_ARCH): scripts/build-kernel names no kernel for it (x86_64 or arm64))
 endif
 endif
 # what takes another architecture than x86_64 so far
-ARCH_GOALS := deps sources kernel tools layers vm vm-seed004 help clean
+ARCH_GOALS := deps sources kernel tools layers unit vm vm-seed004 help clean
 ifneq ($(RAFLEET_ARCH),x86_64)
 ifneq ($(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(error make $(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),all)) is x86_64's alone; RAFLEET_ARCH=$(RAFLEET_ARCH) takes $(ARCH_GOALS))
@@ -344,7 +347,7 @@ repo: rpm deb | deps
 
 # Unit tests, then the same under AddressSanitizer and UBSan (own out dir).
 unit: $(UNIT_BIN)
-	tests/run-tap $(UNIT_BIN)
+	RAFLEET_TAP_EXEC="$(TAP_EXEC)" tests/run-tap $(UNIT_BIN)
 
 unit-san:
 	$(MAKE) --no-print-directory OUT=$(OUT)/san \
