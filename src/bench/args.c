@@ -70,7 +70,7 @@ static void run_options(struct bench_args *a, struct option_spec spec[RUN_ROWS])
 		OPT_U64(0, "seed", &a->seed, "N", "seed of the random offsets (default 1)",
 			.what = "a number"),
 		OPT_UINT(0, "ring-pages", &a->ring_pages, "N",
-			 "perf ring pages per CPU (power of two, default 1024)",
+			 "perf ring pages per CPU (power of two; default 4 MiB of pages)",
 			 .max = 1 << 20, .flags = OPTION_POWER_OF_2, .what = "a power of two"),
 		OPT_HELP(),
 		OPT_END()

@@ -59,7 +59,8 @@ struct run_result {
 struct measure_opts {
 	bool verify;
 	uint64_t seed;
-	unsigned int ring_pages;	/* per CPU, for the folio sampler */
+	/* per CPU, for the folio sampler; 0: MEASURE_RING_BYTES of pages */
+	unsigned int ring_pages;
 	/*
 	 * Do not touch the mapping after the workload (r->touch unavailable):
 	 * for a caller that counts what the workload alone costs, since the
@@ -79,6 +80,16 @@ struct measure_file {
 };
 
 int measure_file_open(struct measure_file *mf, const char *path);
+
+/* The folio sampler's perf ring a CPU when measure_opts asks no size. */
+#define MEASURE_RING_BYTES (4UL << 20)
+
+/*
+ * The pages of @page bytes that hold a ring of @bytes (both powers of two),
+ * at least one: a size stated in bytes, since 1024 pages are 4 MiB on
+ * x86-64 and 64 MiB a CPU on an arm64 kernel with 64K pages.
+ */
+unsigned int measure_ring_pages(size_t bytes, size_t page);
 
 /* Run @s once on @mf.  Returns 0 when the run happened (see r->status). */
 int measure_run(struct measure_file *mf, const struct scenario *s,

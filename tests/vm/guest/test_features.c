@@ -20,6 +20,7 @@
 #include "host/blockdev.h"
 #include "host/feature.h"
 #include "bench/measure.h"
+#include "lib/fileio.h"
 #include "bench/scenario.h"
 #include "tap.h"
 
@@ -82,7 +83,7 @@ static bool on_off(const char *what, const char *fname, struct measure_file *mf,
 {
 	const struct feature *f = feature_find(fname);
 	const struct scenario *s = scenario_find(sc);
-	struct measure_opts o = { .verify = true, .seed = 1, .ring_pages = 4096 };
+	struct measure_opts o = { .verify = true, .seed = 1, .ring_pages = measure_ring_pages(16UL << 20, page_size()) };
 	bool good = true;
 
 	if (!ok(f && s && feature_get(f) >= 0, "%s: vm.%s and %s exist", what, fname, sc))

@@ -16,6 +16,7 @@
 
 #include "host/feature.h"
 #include "bench/measure.h"
+#include "lib/fileio.h"
 #include "bench/scenario.h"
 #include "tap.h"
 
@@ -68,7 +69,7 @@ static void show(const struct run_result *r, const char *state)
 static bool run(struct measure_file *mf, const struct scenario *s,
 		const struct feature *f, bool on, struct run_result *r)
 {
-	struct measure_opts o = { .verify = true, .seed = 1, .ring_pages = 2048 };
+	struct measure_opts o = { .verify = true, .seed = 1, .ring_pages = measure_ring_pages(8UL << 20, page_size()) };
 	const char *state = on ? "on" : "off";
 
 	if (f && !ok(!feature_set(f, on), "%s: set vm.%s=%d", s->name, f->name, on))

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "bench/measure.h"
+#include "lib/fileio.h"
 #include "bench/scenario.h"
 #include "ra_timing.h"
 #include "tap.h"
@@ -110,7 +111,7 @@ static bool run_one(const struct seed_case *c, struct measure_file *mf,
 		    const struct scenario *s, const struct ra_switch *sw, int on,
 		    bool verify, struct run_result *r)
 {
-	struct measure_opts o = { .verify = verify, .seed = 1, .ring_pages = 2048 };
+	struct measure_opts o = { .verify = verify, .seed = 1, .ring_pages = measure_ring_pages(8UL << 20, page_size()) };
 	int err = ra_switch_set(sw, on);
 
 	if (!err)
