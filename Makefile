@@ -30,8 +30,10 @@
 #                       RAFLEET_ARCH=arm64: cross-built, run under qemu-user
 #   make unit-san       the unit tests under ASan and UBSan (OUT/san)
 #   make fuzz           libFuzzer on each tests/fuzz target (FUZZ_SECONDS=20)
-#   make vm             the guest tests in QEMU on the patched kernel
+#   make vm             the guest tests in QEMU on the patched kernel;
+#                       RAFLEET_ARCH=arm64 [FLAVOR=virt-64k] on arm64
 #   make vm-baseline    the guest tests' counts on 7.3.4 without the series
+#                       (RAFLEET_ARCH, FLAVOR: the page size's)
 #   make vm-debug       the series under stress, sysctl flips and injected
 #                       faults on the debug kernel (VARIANT=debug)
 #   make vm-stress      the stress of vm-debug repeated in one boot
@@ -81,7 +83,7 @@ VARIANT ?= patched
 # the kernel's architecture: x86_64 or arm64 (scripts/kernel-arch); not
 # kbuild's generic ARCH, which a kernel developer's shell may hold for
 # another tree (ARCH=x86): `make kernel vm RAFLEET_ARCH=arm64`.  The
-# targets that take it: kernel, tools, unit, vm, vm-seed004; the others are
+# targets that take it: kernel, tools, unit, vm, vm-baseline, vm-seed004; the others are
 # x86_64's (x86_only), and the packages are built for x86_64 whatever it
 # says (scripts/build-rpm, build-deb)
 RAFLEET_ARCH ?= x86_64
@@ -96,16 +98,19 @@ VERSION := $(shell cat VERSION)
 # RAFLEET_ARCH=arm64 on another machine: the tools and guest programs cross-built
 # (Debian's aarch64-linux-gnu-gcc) against Debian's arm64 libraries,
 # unpacked by tests/vm/arm64-root, into out/arm64
-# (empty when this machine is the kernel's architecture: scripts/kernel-arch)
-CROSS := $(shell scripts/kernel-arch --cross $(RAFLEET_ARCH) 2> /dev/null)
+# (arm64 alone: tests/vm/arm64-root makes no other architecture's root)
+TAP_EXEC :=
 SYSROOT :=
+ifeq ($(RAFLEET_ARCH),arm64)
+CROSS := $(shell scripts/kernel-arch --cross arm64 2> /dev/null)
 ifneq ($(CROSS),)
-SYSROOT := $(RAFLEET_CACHE)/$(RAFLEET_ARCH)/root
+SYSROOT := $(RAFLEET_CACHE)/arm64/root
 CC := $(CROSS)gcc --sysroot=$(SYSROOT)
 AR := $(CROSS)ar
-OUT := out/$(RAFLEET_ARCH)
+OUT := out/arm64
 # its unit tests run under qemu-user, with the sysroot's libraries
-TAP_EXEC := qemu-$(firstword $(subst -, ,$(CROSS)))-static -L $(SYSROOT)
+TAP_EXEC := qemu-aarch64-static -L $(SYSROOT)
+endif
 endif
 
 # The layers of src/, top first.  A folder calls only the folders below it
@@ -134,15 +139,15 @@ GUEST_SRC := $(wildcard tests/vm/guest/*.c)
 GUEST_BIN := $(GUEST_SRC:tests/vm/guest/%.c=$(OUT)/guest/%)
 
 KBUILD := $(shell RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel --obj $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT) 2> /dev/null)
-KIMAGE := $(KBUILD)/$(shell scripts/kernel-arch --image $(RAFLEET_ARCH) 2> /dev/null)
+KIMAGE := $(shell RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT) 2> /dev/null)
 # (the tests of the Makefile itself run copies of it without scripts/)
 ifneq ($(wildcard scripts/build-kernel),)
-ifeq ($(KBUILD),)
+ifeq ($(KIMAGE),)
 $(error RAFLEET_ARCH=$(RAFLEET_ARCH): scripts/build-kernel names no kernel for it (x86_64 or arm64))
 endif
 endif
 # what takes another architecture than x86_64 so far
-ARCH_GOALS := deps sources kernel tools layers unit vm vm-seed004 help clean
+ARCH_GOALS := deps sources kernel tools layers unit vm vm-baseline vm-seed004 help clean
 ifneq ($(RAFLEET_ARCH),x86_64)
 ifneq ($(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(error make $(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),all)) is x86_64's alone; RAFLEET_ARCH=$(RAFLEET_ARCH) takes $(ARCH_GOALS))
@@ -369,7 +374,6 @@ fuzz: $(FUZZ_BIN)
 	tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 vm: tools kernel
-	$(if $(filter %-64k,$(FLAVOR)),$(error make vm: its guest programs assume 4 KiB pages; make vm-seed004 is what runs on $(FLAVOR) so far))
 	RAFLEET_ARCH=$(RAFLEET_ARCH) tests/vm/run $(KIMAGE) $(GUEST_BIN)
 
 ifneq ($(SYSROOT),)
@@ -465,9 +469,10 @@ vm-slow: tools kernel
 		tests/vm/run $(KIMAGE) $(GUEST_BIN)
 
 vm-baseline: tools
-	scripts/build-kernel $(RAFLEET_CACHE) virt vanilla
-	RAFLEET_VM_SUITE=tests/vm/suite-baseline tests/vm/run \
-		$(RAFLEET_CACHE)/build/virt-vanilla/arch/x86/boot/bzImage $(GUEST_BIN)
+	RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) vanilla
+	RAFLEET_ARCH=$(RAFLEET_ARCH) RAFLEET_VM_SUITE=tests/vm/suite-baseline RAFLEET_VM_WORK=$(OUT)/vm-baseline \
+		tests/vm/run $$(RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) vanilla) \
+		$(GUEST_BIN)
 
 check:
 	scripts/check

@@ -53,11 +53,6 @@ static uint64_t tv_ns(struct timeval tv)
 	return (uint64_t)tv.tv_sec * 1000000000ULL + tv.tv_usec * 1000ULL;
 }
 
-unsigned int measure_ring_pages(size_t bytes, size_t page)
-{
-	return page && bytes > page ? (unsigned int)(bytes / page) : 1;
-}
-
 int measure_file_open(struct measure_file *mf, const char *path)
 {
 	struct mount_of m;
@@ -207,7 +202,7 @@ static void events_open(struct events *ev, const struct measure_file *mf,
 	if (!err)
 		err = perf_sampler_open_tp(&ev->folio, id, filter,
 					   o->ring_pages ? o->ring_pages :
-					   measure_ring_pages(MEASURE_RING_BYTES, page_size()));
+					   (unsigned int)pages_in(MEASURE_RING_BYTES, page_size()));
 	if (err)
 		unavailable(&r->folios, "filemap:mm_filemap_add_to_page_cache", err);
 	else

@@ -84,13 +84,6 @@ int measure_file_open(struct measure_file *mf, const char *path);
 /* The folio sampler's perf ring a CPU when measure_opts asks no size. */
 #define MEASURE_RING_BYTES (4UL << 20)
 
-/*
- * The pages of @page bytes that hold a ring of @bytes (both powers of two),
- * at least one: a size stated in bytes, since 1024 pages are 4 MiB on
- * x86-64 and 64 MiB a CPU on an arm64 kernel with 64K pages.
- */
-unsigned int measure_ring_pages(size_t bytes, size_t page);
-
 /* Run @s once on @mf.  Returns 0 when the run happened (see r->status). */
 int measure_run(struct measure_file *mf, const struct scenario *s,
 		const struct measure_opts *o, struct run_result *r);

@@ -137,3 +137,17 @@ size_t page_size(void)
 
 	return n > 0 ? (size_t)n : 4096;
 }
+
+int page_order(size_t bytes, size_t page)
+{
+	int o = 0;
+
+	while (page && (page << o) < bytes)
+		o++;
+	return o;
+}
+
+size_t pages_in(size_t bytes, size_t page)
+{
+	return page && bytes > page ? bytes / page : 1;
+}

@@ -33,4 +33,13 @@ int write_full(int fd, const void *buf, size_t len);
  */
 size_t page_size(void);
 
+/* The folio order of @bytes in pages of @page bytes (rounded up): 2 MiB
+ * is order 9 on 4K pages and order 5 on 64K; 0 for a page or less. */
+int page_order(size_t bytes, size_t page);
+
+/* The pages of @page bytes in @bytes (both powers of two), at least one:
+ * for sizes stated in bytes, since 1024 pages are 4 MiB on x86-64 and
+ * 64 MiB on an arm64 kernel with 64K pages. */
+size_t pages_in(size_t bytes, size_t page);
+
 #endif

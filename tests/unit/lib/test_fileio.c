@@ -73,5 +73,19 @@ int main(void)
 	}
 	free(big);
 	fakefs_rm_tree(dir);
+	/* page_order, pages_in: sizes in pages of 4, 16 and 64 KiB */
+	is_i64(page_order(1, 4096), 0, "page_order: a byte is order 0");
+	is_i64(page_order(4096, 4096), 0, "page_order: a page is order 0");
+	is_i64(page_order(4097, 4096), 1, "page_order: a byte more than a page is order 1");
+	is_i64(page_order(2UL << 20, 4096), 9, "page_order: 2 MiB is order 9 on 4K pages");
+	is_i64(page_order(2UL << 20, 16384), 7, "page_order: order 7 on 16K pages");
+	is_i64(page_order(2UL << 20, 65536), 5, "page_order: order 5 on 64K pages");
+	is_i64(page_order(512UL << 10, 65536), 3, "page_order: 512 KiB is order 3 on 64K pages");
+	is_i64(page_order(2UL << 20, 0), 0, "page_order: no page size, order 0, no endless loop");
+	is_u64(pages_in(4UL << 20, 4096), 1024, "pages_in: 4 MiB is 1024 pages of 4 KiB");
+	is_u64(pages_in(4UL << 20, 65536), 64, "pages_in: 64 pages of 64 KiB (not 1024: 64 MiB)");
+	is_u64(pages_in(16UL << 20, 16384), 1024, "pages_in: 16 MiB is 1024 pages of 16 KiB");
+	is_u64(pages_in(4096, 65536), 1, "pages_in: less than a page is one page");
+	is_u64(pages_in(4UL << 20, 0), 1, "pages_in: no page size, one page, no division by 0");
 	return tap_done();
 }

@@ -85,7 +85,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nr_scenarios; i++) {
 		const struct scenario *s = &scenarios[i];
 		struct measure_file *mf = s->file == FILE_EXEC ? &exec : &data;
-		struct measure_opts o = { .verify = true, .seed = 1, .ring_pages = measure_ring_pages(8UL << 20, page_size()) };
+		struct measure_opts o = { .verify = true, .seed = 1,
+					  .ring_pages = (unsigned int)pages_in(8UL << 20, page_size()) };
 
 		uint64_t reads_on = 0;
 

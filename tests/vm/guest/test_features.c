@@ -6,6 +6,14 @@
  * was measured (the "# feature" lines print the numbers), and every run's
  * data must hash like an O_DIRECT read.
  *
+ * The claims are the 4K-page kernel's (x86-64, arm64 4K).  On 64K pages
+ * (arm64 virt-64k), measured there, three read otherwise, for reasons of
+ * the page size alone: seed 002's trim does not arise (a 1 MiB read is 16
+ * pages: on and off read alike with max_sectors_kb 512), the bypass of
+ * seed 004 keeps a read-around of two pages (read_ahead_kb 128), not 32,
+ * and the PMD order (13) is above MAX_PAGECACHE_ORDER, so off forces no
+ * PMD-order readahead.  Any other page size: the numbers, not the claims.
+ *
  * usage: test_features EXT4_DIR XFS_DIR EXT4_DATA_JOURNAL_DIR
  *   EXT4_DIR/file256(.exec), XFS_DIR/file512 and file1024,
  *   EXT4_DATA_JOURNAL_DIR/file64.exec (a mapping without large folios)
@@ -25,6 +33,13 @@
 #include "tap.h"
 
 #define NR_CASES 2	/* on, off */
+
+/* the page sizes whose claims are stated below */
+#define PAGE_4K (page_size() == 4096)
+#define PAGE_64K (page_size() == 65536)
+/* the orders of 512 KiB and 2 MiB folios: 7 and 9 on 4K pages, 3 and 5 on 64K */
+#define O_512K page_order(512 << 10, page_size())
+#define O_2M page_order(2 << 20, page_size())
 
 struct setup {
 	const char *file;
@@ -64,10 +79,11 @@ static uint64_t large(const struct run_result *r, int order)
 
 static void show(const char *what, const struct run_result *r, const char *state)
 {
-	diag("feature %-34s %-3s folios %6llu o7 %5llu o9 %4llu blk_reads %6llu MiB %4llu"
+	diag("feature %-34s %-3s folios %6llu 512K %5llu 2M %4llu blk_reads %6llu MiB %4llu"
 	     " majflt %5llu ra_order %5llu async %5llu wall_ms %8.1f",
 	     what, state, (unsigned long long)r->folios_total,
-	     (unsigned long long)large(r, 7), (unsigned long long)large(r, 9),
+	     (unsigned long long)large(r, O_512K),
+	     (unsigned long long)large(r, O_2M),
 	     (unsigned long long)r->block_reads,
 	     (unsigned long long)(r->block_sectors * 512 >> 20),
 	     (unsigned long long)r->majflt, (unsigned long long)r->ra_count[1],
@@ -83,7 +99,8 @@ static bool on_off(const char *what, const char *fname, struct measure_file *mf,
 {
 	const struct feature *f = feature_find(fname);
 	const struct scenario *s = scenario_find(sc);
-	struct measure_opts o = { .verify = true, .seed = 1, .ring_pages = measure_ring_pages(16UL << 20, page_size()) };
+	struct measure_opts o = { .verify = true, .seed = 1,
+					  .ring_pages = (unsigned int)pages_in(16UL << 20, page_size()) };
 	bool good = true;
 
 	if (!ok(f && s && feature_get(f) >= 0, "%s: vm.%s and %s exist", what, fname, sc))
@@ -116,6 +133,20 @@ static void at_most(const char *what, uint64_t a, uint64_t b, unsigned num,
 {
 	ok(a * den <= b * num, "%s: %s on %llu <= %u/%u of off %llu", what, count,
 	   (unsigned long long)a, num, den, (unsigned long long)b);
+}
+
+/* at_most() with the bound of this page size's claim: 4K's or 64K's; on
+ * another page size, no claim (the "# feature" lines have the numbers) */
+static void at_most_paged(const char *what, uint64_t a, uint64_t b, unsigned num4k,
+			  unsigned den4k, unsigned num64k, unsigned den64k, const char *count)
+{
+	if (PAGE_4K)
+		at_most(what, a, b, num4k, den4k, count);
+	else if (PAGE_64K)
+		at_most(what, a, b, num64k, den64k, count);
+	else
+		diag("%s: %s %llu against %llu: no claim for %zu KiB pages", what, count,
+		     (unsigned long long)a, (unsigned long long)b, page_size() >> 10);
 }
 
 static void seed001(const char *ext4)
@@ -157,22 +188,33 @@ static void seed002(const char *xfs)
 	su.max_sectors_kb = 512;
 	if (apply(&su, &mf) &&
 	    on_off("002 ms512 1M reads", "readahead_async_keep_half", &mf, "read-4k-then-1m", r)) {
-		at_most("002 ms512 1M reads", r[0].block_reads, r[1].block_reads, 1, 2,
-			"device reads");
-		ok(large(&r[0], 7) * 10 >= r[0].folios_total * 9,
-		   "002 ms512 1M reads: on, >= 90%% of folios of order 7 (%llu of %llu)",
-		   (unsigned long long)large(&r[0], 7), (unsigned long long)r[0].folios_total);
+		/* 64K: no window is trimmed short; on and off read alike */
+		at_most_paged("002 ms512 1M reads", r[0].block_reads, r[1].block_reads,
+			      1, 2, 101, 100, "device reads");
+		ok(large(&r[0], O_512K) * 10 >= r[0].folios_total * 9,
+		   "002 ms512 1M reads: on, >= 90%% of folios of 512 KiB (order %d; %llu of %llu)",
+		   O_512K, (unsigned long long)large(&r[0], O_512K),
+		   (unsigned long long)r[0].folios_total);
 	}
-	su.max_sectors_kb = 1024;
-	if (apply(&su, &mf) &&
-	    on_off("002 ms1024 1M reads", "readahead_async_keep_half", &mf, "read-4k-then-1m", r))
-		at_most("002 ms1024 1M reads", r[0].folios_total, r[1].folios_total, 1, 2,
-			"folios");
-	su.max_sectors_kb = 2048;
-	if (apply(&su, &mf) &&
-	    on_off("002 ms2048 1M reads", "readahead_async_keep_half", &mf, "read-4k-then-1m", r))
-		at_most("002 ms2048 1M reads", r[0].folios_total, r[1].folios_total, 1, 2,
-			"folios");
+	/*
+	 * 64K pages: on adds half the folios (1,027 against 2,052), but in
+	 * 512 KiB windows, one device request each: 1,026 against off's 687
+	 * of up to 1 MiB, 1.49x (docs/testing.md).  Not explained yet: held
+	 * to at most 8/5 of off's, so that it cannot grow unseen.
+	 */
+	for (uint64_t ms = 1024; ms <= 2048; ms *= 2) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "002 ms%llu 1M reads", (unsigned long long)ms);
+		su.max_sectors_kb = ms;
+		if (!apply(&su, &mf) ||
+		    !on_off(what, "readahead_async_keep_half", &mf, "read-4k-then-1m", r))
+			continue;
+		at_most_paged(what, r[0].folios_total, r[1].folios_total, 1, 2, 11, 20, "folios");
+		if (PAGE_64K)
+			at_most(what, r[0].block_reads, r[1].block_reads, 8, 5,
+				"device reads (64K pages: more than off's)");
+	}
 	if (apply(&su, &mf) &&
 	    on_off("002 ms2048 3M reads", "readahead_async_keep_half", &mf, "read-4k-then-3m", r))
 		at_most("002 ms2048 3M reads", r[0].block_reads, r[1].block_reads, 21, 20,
@@ -203,6 +245,7 @@ static void seed003(const char *xfs)
 static void seed004(const char *ext4, const char *ext4dj)
 {
 	struct setup su = { .read_ahead_kb = 128 };
+	bool differ;
 	struct measure_file mf;
 	struct run_result r[NR_CASES];
 	char file[256];
@@ -211,21 +254,29 @@ static void seed004(const char *ext4, const char *ext4dj)
 	 * keeps read-around for VM_EXEC */
 	snprintf(file, sizeof(file), "%s/file256.exec", ext4);
 	su.file = file;
+	/* 64K pages: read_ahead_kb 128 is a read-around of two pages, so
+	 * the bypass can at best halve the faults (measured: 0.75) */
 	if (apply(&su, &mf) &&
 	    on_off("004/1 exec random cold", "readahead_exec_mmap_miss_bypass", &mf,
 		   "exec-random-cold", r))
-		at_most("004/1 exec random cold", r[0].majflt, r[1].majflt, 2, 3,
-			"major faults");
+		at_most_paged("004/1 exec random cold", r[0].majflt, r[1].majflt, 2, 3, 4, 5,
+			      "major faults");
 
 	/* a mapping without large folios (ext4 data=journal) under
 	 * MADV_HUGEPAGE: off forces PMD-order readahead it cannot have */
 	snprintf(file, sizeof(file), "%s/file64.exec", ext4dj);
 	su.file = file;
-	if (apply(&su, &mf) &&
-	    on_off("004/2 exec cold, no large folios", "readahead_exec_large_folio", &mf,
-		   "exec-cold", r))
-		ok(r[0].ra_count[1] != r[1].ra_count[1] || r[0].majflt != r[1].majflt,
-		   "004/2: the readahead differs (page_cache_ra_order %llu vs %llu, major faults %llu vs %llu)",
+	if (!apply(&su, &mf) ||
+	    !on_off("004/2 exec cold, no large folios", "readahead_exec_large_folio", &mf,
+		    "exec-cold", r))
+		return;
+	/* 64K: off forces order 13 only where the page cache holds it
+	 * (MAX_PAGECACHE_ORDER 11): neither state forces, both read alike */
+	differ = r[0].ra_count[1] != r[1].ra_count[1] || r[0].majflt != r[1].majflt;
+	if (PAGE_4K || PAGE_64K)
+		ok(PAGE_64K ? !differ : differ, "004/2: the readahead %s "
+		   "(page_cache_ra_order %llu vs %llu, major faults %llu vs %llu)",
+		   PAGE_64K ? "is the same on 64K pages" : "differs",
 		   (unsigned long long)r[0].ra_count[1], (unsigned long long)r[1].ra_count[1],
 		   (unsigned long long)r[0].majflt, (unsigned long long)r[1].majflt);
 }

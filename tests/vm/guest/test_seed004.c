@@ -59,15 +59,6 @@ static const struct state states[] = {
 };
 #define NR_STATES (int)(sizeof(states) / sizeof(states[0]))
 
-static int order_of(size_t bytes)
-{
-	int o = 0;
-
-	while ((page_size() << o) < bytes)
-		o++;
-	return o;
-}
-
 static void show(const char *sc, const struct state *st, const struct run_result *r,
 		 const struct run_result *base)
 {
@@ -109,7 +100,7 @@ static bool run_states(struct measure_file *mf, const char *sc, struct run_resul
 	const struct scenario *s = scenario_find(sc);
 	/* 16 MiB of perf ring a CPU, whatever the page size */
 	struct measure_opts o = { .verify = true, .seed = 1,
-				  .ring_pages = measure_ring_pages(16UL << 20, page_size()) };
+				  .ring_pages = (unsigned int)pages_in(16UL << 20, page_size()) };
 	bool good = true;
 
 	if (!ok(bypass && large && s && feature_get(bypass) >= 0 && feature_get(large) >= 0,
@@ -147,7 +138,7 @@ int main(int argc, char **argv)
 	struct blockdev bd;
 	struct run_result cold[NR_STATES], rnd[NR_STATES], rcold[NR_STATES];
 	uint64_t ra_kb = argc > 2 ? strtoull(argv[2], NULL, 10) : 128;
-	int o2m = order_of(SZ_2M);
+	int o2m = page_order(SZ_2M, page_size());
 	bool k64 = page_size() == 65536;
 
 	if (argc < 2) {

@@ -111,7 +111,8 @@ static bool run_one(const struct seed_case *c, struct measure_file *mf,
 		    const struct scenario *s, const struct ra_switch *sw, int on,
 		    bool verify, struct run_result *r)
 {
-	struct measure_opts o = { .verify = verify, .seed = 1, .ring_pages = measure_ring_pages(8UL << 20, page_size()) };
+	struct measure_opts o = { .verify = verify, .seed = 1,
+					  .ring_pages = (unsigned int)pages_in(8UL << 20, page_size()) };
 	int err = ra_switch_set(sw, on);
 
 	if (!err)
