@@ -201,8 +201,8 @@ static void events_open(struct events *ev, const struct measure_file *mf,
 					  "order", &ev->fc.order);
 	if (!err)
 		err = perf_sampler_open_tp(&ev->folio, id, filter,
-					   o->ring_pages ? o->ring_pages :
-					   (unsigned int)pages_in(MEASURE_RING_BYTES, page_size()));
+					   (unsigned int)pages_in(o->ring_bytes ? o->ring_bytes :
+								  MEASURE_RING_BYTES, page_size()));
 	if (err)
 		unavailable(&r->folios, "filemap:mm_filemap_add_to_page_cache", err);
 	else

@@ -59,8 +59,12 @@ struct run_result {
 struct measure_opts {
 	bool verify;
 	uint64_t seed;
-	/* per CPU, for the folio sampler; 0: MEASURE_RING_BYTES of pages */
-	unsigned int ring_pages;
+	/*
+	 * The folio sampler's ring per CPU, in bytes (a power of two; at
+	 * least a page is taken): a size, not a count of pages, which are
+	 * 4K or 64K.  0: MEASURE_RING_BYTES.
+	 */
+	size_t ring_bytes;
 	/*
 	 * Do not touch the mapping after the workload (r->touch unavailable):
 	 * for a caller that counts what the workload alone costs, since the

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "canary/canary.h"
+#include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "host/sysctl.h"
 
@@ -218,7 +219,8 @@ static int run_arm(const struct canary_opts *o, struct canary_result *r,
 		   struct canary_arm *res, bool first)
 {
 	static struct run_result one;
-	struct measure_opts mo = { .seed = seed, .ring_pages = o->ring_pages };
+	struct measure_opts mo = { .seed = seed,
+				   .ring_bytes = (size_t)o->ring_pages * page_size() };
 	int err = set_arm(o, r, arm);
 
 	for (int w = 0; w < o->nr_workloads && !err; w++) {

@@ -9,6 +9,7 @@
 #include "bench/args.h"
 #include "bench/benchfile.h"
 #include "commands.h"
+#include "lib/fileio.h"
 #include "lib/json.h"
 #include "bench/measure.h"
 #include "bench/report.h"
@@ -93,7 +94,7 @@ static int run_scenario(const struct bench_args *a, const struct scenario *s,
 {
 	struct run_result *runs = calloc(a->repeat, sizeof(*runs));
 	struct measure_opts o = { .verify = a->verify,
-				  .ring_pages = a->ring_pages };
+				  .ring_bytes = (size_t)a->ring_pages * page_size() };
 	struct measure_file mf;
 	char path[4096];
 	unsigned int done = 0;

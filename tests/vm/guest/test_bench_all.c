@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 		const struct scenario *s = &scenarios[i];
 		struct measure_file *mf = s->file == FILE_EXEC ? &exec : &data;
 		struct measure_opts o = { .verify = true, .seed = 1,
-					  .ring_pages = (unsigned int)pages_in(8UL << 20, page_size()) };
+					  .ring_bytes = 8UL << 20 };
 
 		uint64_t reads_on = 0;
 

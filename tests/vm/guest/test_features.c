@@ -100,7 +100,7 @@ static bool on_off(const char *what, const char *fname, struct measure_file *mf,
 	const struct feature *f = feature_find(fname);
 	const struct scenario *s = scenario_find(sc);
 	struct measure_opts o = { .verify = true, .seed = 1,
-					  .ring_pages = (unsigned int)pages_in(16UL << 20, page_size()) };
+					  .ring_bytes = 16UL << 20 };
 	bool good = true;
 
 	if (!ok(f && s && feature_get(f) >= 0, "%s: vm.%s and %s exist", what, fname, sc))

@@ -488,7 +488,7 @@ static bool run_once(struct measure_file *mf, const struct ra_switch *sw, int on
 	/* no touch of the mapping after the reader: its faults would read
 	 * back what kswapd took, through 7.3.4's fault path (see the top) */
 	struct measure_opts o = { .verify = verify, .seed = 1,
-					  .ring_pages = (unsigned int)pages_in(4UL << 20, page_size()),
+					  .ring_bytes = 4UL << 20,
 				  .no_touch = true };
 	uint64_t before[NR_COUNTERS], after[NR_COUNTERS];
 	struct run_result r;

@@ -78,7 +78,7 @@ static bool run(struct measure_file *mf, const struct scenario *s,
 		const struct feature *f, bool on, struct run_result *r)
 {
 	struct measure_opts o = { .verify = true, .seed = 1,
-					  .ring_pages = (unsigned int)pages_in(8UL << 20, page_size()) };
+					  .ring_bytes = 8UL << 20 };
 	const char *state = on ? "on" : "off";
 
 	if (f && !ok(!feature_set(f, on), "%s: set vm.%s=%d", s->name, f->name, on))

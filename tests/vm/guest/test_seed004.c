@@ -100,7 +100,7 @@ static bool run_states(struct measure_file *mf, const char *sc, struct run_resul
 	const struct scenario *s = scenario_find(sc);
 	/* 16 MiB of perf ring a CPU, whatever the page size */
 	struct measure_opts o = { .verify = true, .seed = 1,
-				  .ring_pages = (unsigned int)pages_in(16UL << 20, page_size()) };
+				  .ring_bytes = 16UL << 20 };
 	bool good = true;
 
 	if (!ok(bypass && large && s && feature_get(bypass) >= 0 && feature_get(large) >= 0,

@@ -112,7 +112,7 @@ static bool run_one(const struct seed_case *c, struct measure_file *mf,
 		    bool verify, struct run_result *r)
 {
 	struct measure_opts o = { .verify = verify, .seed = 1,
-					  .ring_pages = (unsigned int)pages_in(8UL << 20, page_size()) };
+					  .ring_bytes = 8UL << 20 };
 	int err = ra_switch_set(sw, on);
 
 	if (!err)
