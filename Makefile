@@ -64,6 +64,8 @@
 #   make shim-mok       Debian's Secure Boot chain (shim, GRUB, its kernel):
 #                       MOK enrolment at MokManager, then ours boots and kexecs
 #   make srpm-rebuild   rpmbuild --rebuild of the kernel's SRPM (a kernel build)
+#   make pkg-boot       the arm64 kernels of the aarch64 RPMs and arm64 DEBs
+#                       booted in QEMU: release, page size, sysctls, seed 000
 #   make generic-boot   the fleet kernel (FLAVOR=generic) packaged, then booted
 #                       from its packages: -core alone on virtio-scsi and AHCI,
 #                       -modules on NVMe, the DEB on virtio (hours cold)
@@ -83,9 +85,10 @@ VARIANT ?= patched
 # the kernel's architecture: x86_64 or arm64 (scripts/kernel-arch); not
 # kbuild's generic ARCH, which a kernel developer's shell may hold for
 # another tree (ARCH=x86): `make kernel vm RAFLEET_ARCH=arm64`.  The
-# targets that take it: kernel, tools, unit, vm, vm-baseline, vm-seed004; the others are
-# x86_64's (x86_only), and the packages are built for x86_64 whatever it
-# says (scripts/build-rpm, build-deb)
+# targets that take it: kernel, tools, install, unit, vm, vm-baseline,
+# vm-seed004 (and a file of the tools); the others are x86_64's, and the
+# packages are built for each of PKG_ARCHES whatever it says
+# (scripts/build-rpm, build-deb --arch)
 RAFLEET_ARCH ?= x86_64
 export RAFLEET_CACHE
 
@@ -95,21 +98,19 @@ WARN := -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wshadow -Wformat=
 LDLIBS := -lcrypto -ljson-c -lsystemd -lm -pthread
 OUT := out
 VERSION := $(shell cat VERSION)
-# RAFLEET_ARCH=arm64 on another machine: the tools and guest programs cross-built
-# (Debian's aarch64-linux-gnu-gcc) against Debian's arm64 libraries,
-# unpacked by tests/vm/arm64-root, into out/arm64
-# (arm64 alone: tests/vm/arm64-root makes no other architecture's root)
+# RAFLEET_ARCH=arm64 on another machine: the tools and guest programs
+# cross-built (Debian's aarch64-linux-gnu-gcc) against Debian's arm64
+# libraries, installed multiarch (scripts/deps.list's :arm64 packages, as a
+# Debian cross build has them), into out/arm64; the unit tests run under
+# qemu-user, which finds the arm64 libraries where multiarch put them
 TAP_EXEC :=
-SYSROOT :=
-ifeq ($(RAFLEET_ARCH),arm64)
-CROSS := $(shell scripts/kernel-arch --cross arm64 2> /dev/null)
+ifneq ($(RAFLEET_ARCH),x86_64)
+CROSS := $(shell scripts/kernel-arch --cross $(RAFLEET_ARCH) 2> /dev/null)
 ifneq ($(CROSS),)
-SYSROOT := $(RAFLEET_CACHE)/arm64/root
-CC := $(CROSS)gcc --sysroot=$(SYSROOT)
+CC := $(CROSS)gcc
 AR := $(CROSS)ar
-OUT := out/arm64
-# its unit tests run under qemu-user, with the sysroot's libraries
-TAP_EXEC := qemu-aarch64-static -L $(SYSROOT)
+OUT := out/$(RAFLEET_ARCH)
+TAP_EXEC := $(shell scripts/kernel-arch --qemu-user $(RAFLEET_ARCH))
 endif
 endif
 
@@ -146,16 +147,20 @@ ifeq ($(KIMAGE),)
 $(error RAFLEET_ARCH=$(RAFLEET_ARCH): scripts/build-kernel names no kernel for it (x86_64 or arm64))
 endif
 endif
-# what takes another architecture than x86_64 so far
-ARCH_GOALS := deps sources kernel tools layers unit vm vm-baseline vm-seed004 help clean
+# what takes another architecture than x86_64 so far: these targets, and
+# the files of the tools (the RPM's and DEB's builds: make build/rafleet)
+ARCH_GOALS := deps sources kernel tools layers install unit vm vm-baseline vm-seed004 help clean
 ifneq ($(RAFLEET_ARCH),x86_64)
-ifneq ($(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),all)),)
-$(error make $(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),all)) is x86_64's alone; RAFLEET_ARCH=$(RAFLEET_ARCH) takes $(ARCH_GOALS))
+# (the .PHONY lines, continued lines joined, as tests/host/test_make_help reads them)
+X86_GOALS := $(filter-out $(ARCH_GOALS),$(shell sed -e ':a' -e '/\\$$/{N;s/\\\n//;ba' -e '}' Makefile 2> /dev/null | \
+	sed -n 's/^\.PHONY://p'))
+ifneq ($(filter $(X86_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error make $(filter $(X86_GOALS),$(or $(MAKECMDGOALS),all)) is x86_64's alone; RAFLEET_ARCH=$(RAFLEET_ARCH) takes $(ARCH_GOALS))
 endif
 endif
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
-	unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-seed004 vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
+	pkg-boot unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-seed004 vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
 
 all: packages
 
@@ -174,7 +179,7 @@ kernel: sources
 
 tools: $(OUT)/rafleet $(GUEST_BIN) layers
 
-$(OUT)/obj/%.o: src/%.c VERSION | $(SYSROOT)
+$(OUT)/obj/%.o: src/%.c VERSION
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -MMD -MP -Isrc -DRAFLEET_VERSION='"$(VERSION)"' $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -220,7 +225,7 @@ $(OUT)/unit/%: tests/unit/%.c $(ARCHIVES) $(wildcard tests/unit/*.h)
 
 -include $(UNIT_BIN:=.d)
 
-$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) tests/unit/tap.h $(wildcard tests/vm/guest/*.h) | $(SYSROOT)
+$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) tests/unit/tap.h $(wildcard tests/vm/guest/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(call layer_archives,$(LAYERS)) $(LDLIBS)
 
@@ -293,62 +298,94 @@ KERNEL_DEB_INPUTS := $(KERNEL_INPUTS) scripts/build-deb SPECS/kernel-rafleet.spe
 TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
 	etc health udev kernel-install dnf-plugin debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
 
+# The architectures the packages are built for (scripts/kernel-arch's
+# names): x86_64's are every flavour and variant above; arm64's
+# (cross-built: scripts/build-rpm, build-deb --arch) are the patched kernel
+# of each of PKG_ARM64_FLAVORS, virt with 4K pages and virt-64k with 64K
+# pages (kernel-rafleet-virt-64k, as RHEL's kernel-64k; the generic
+# flavour's hours of compile are not in `make`), and the tools.
+PKG_ARCHES ?= x86_64 arm64
+PKG_ARM64_FLAVORS ?= virt virt-64k
+# the architectures beside x86_64 (whose flavours are PKG_ARM64_FLAVORS:
+# arm64 is the only one)
+PKG_OTHER_ARCHES := $(filter-out x86_64,$(PKG_ARCHES))
+
 packages: rpm deb repo
-	@echo "packages: $$(ls out/rpm/*.x86_64.rpm | wc -l) RPMs and $$(ls out/rpm/*.src.rpm | wc -l) SRPMs in $(CURDIR)/out/rpm," \
-		"$$(ls out/deb/*.deb | wc -l) DEBs and $$(ls out/deb/*.dsc | wc -l) source package in $(CURDIR)/out/deb," \
+	@echo "packages: $$(ls out/rpm/*.rpm | grep -vc '\.src\.rpm$$') RPMs ($(foreach a,$(PKG_ARCHES),$$(ls out/rpm/*.$(shell scripts/kernel-arch --rpm $(a)).rpm | wc -l) $(shell scripts/kernel-arch --rpm $(a)))) and $$(ls out/rpm/*.src.rpm | wc -l) SRPMs in $(CURDIR)/out/rpm," \
+		"$$(ls out/deb/*.deb | wc -l) DEBs ($(foreach a,$(PKG_ARCHES),$$(ls out/deb/*_$(shell scripts/kernel-arch --deb $(a)).deb | wc -l) $(shell scripts/kernel-arch --deb $(a)))) and $$(ls out/deb/*.dsc | wc -l) source package in $(CURDIR)/out/deb," \
 		"the signed dnf repository in $(CURDIR)/out/repo," \
 		"the signed apt repository in $(CURDIR)/out/apt"
 
-# One set of kernel packages per flavour and variants, with a stamp, a
-# cache kind and file names of its own: out/rpm and out/deb (and so the
-# repositories) hold the virt packages of `make` beside the generic ones
-# of `make packages FLAVOR=generic` or the debug ones of PKG_VARIANTS=debug,
-# and building one set neither removes nor replaces another's.  The names
-# are scripts/kernel-release's, with the release: kernel-rafleet[-virt]
-# [-debug][-core|-modules|-devel]-7.3.4-RELEASE.{x86_64,src}.rpm (vanilla
-# and patched share a name) and linux-{image,headers}-UNAME, the meta
-# package with the patched kernel.  Files of an older release stay until
-# `make clean`.
+# One set of kernel packages per architecture, flavour and variants, with
+# a stamp, a cache kind and file names of its own: out/rpm and out/deb (and
+# so the repositories) hold the virt packages of `make` beside the generic
+# ones of `make packages FLAVOR=generic`, the debug ones of
+# PKG_VARIANTS=debug and arm64's, and building one set neither removes nor
+# replaces another's.  The names are scripts/kernel-release's, with the
+# release: kernel-rafleet[-virt][-64k][-debug][-core|-modules|-devel]-7.3.4-
+# RELEASE.{x86_64,aarch64,src}.rpm (vanilla and patched share a name; the
+# source package of a name both architectures build is x86_64's) and
+# linux-{image,headers}-UNAME_*_{amd64,arm64}.deb, the meta package with
+# the patched kernel.  Files of an older release stay until `make clean`.
 empty :=
 space := $(empty) $(empty)
-PKG_SET = $(FLAVOR)-$(subst $(space),-,$(strip $(PKG_VARIANTS)))
-KERNEL_RPM_STAMP = out/rpm/.kernel-$(PKG_SET)-stamp
-KERNEL_DEB_STAMP = out/deb/.kernel-$(PKG_SET)-stamp
-krel = $(shell scripts/kernel-release $(1) $(FLAVOR) $(2))
-rpm_globs = $(foreach s,- -core- -modules- -devel-,$(1)$(s)$(2).*.rpm)
-KERNEL_RPM_GLOBS = $(foreach v,$(PKG_VARIANTS),\
-	$(call rpm_globs,$(call krel,--name,$(v)),7.3.4-$(call krel,--release,$(v)))) RPM-GPG-KEY-rafleet
-KERNEL_DEB_GLOBS = $(foreach v,$(PKG_VARIANTS),linux-image-7.3.4$(call krel,,$(v))_*.deb \
-	linux-headers-7.3.4$(call krel,,$(v))_*.deb) $(if $(filter patched,$(PKG_VARIANTS)),$(call krel,--deb-meta,patched)_*.deb)
+# pkg_set ARCH FLAVOR VARIANTS: the set's name (x86_64's keep theirs:
+# virt-vanilla-patched; arm64-virt-64k-patched)
+pkg_set = $(if $(filter x86_64,$(1)),,$(1)-)$(2)-$(subst $(space),-,$(strip $(3)))
+krel = $(shell scripts/kernel-release $(1) $(2) $(3))
+# rpm_globs ARCH FLAVOR VARIANTS: the set's RPMs, and its source package
+# where it ships one (x86_64's, and the flavours only arm64 has: -64k)
+rpm_globs = $(foreach v,$(3),$(foreach s,- -core- -modules- -devel-,\
+	$(call krel,--name,$(2),$(v))$(s)7.3.4-$(call krel,--release,$(2),$(v)).$(shell scripts/kernel-arch --rpm $(1)).rpm) \
+	$(if $(or $(filter x86_64,$(1)),$(filter %-64k,$(2))),$(call krel,--name,$(2),$(v))-7.3.4-$(call krel,--release,$(2),$(v)).src.rpm)) \
+	RPM-GPG-KEY-rafleet
+deb_globs = $(foreach v,$(3),linux-image-7.3.4$(call krel,,$(2),$(v))_*_$(shell scripts/kernel-arch --deb $(1)).deb \
+	linux-headers-7.3.4$(call krel,,$(2),$(v))_*_$(shell scripts/kernel-arch --deb $(1)).deb) \
+	$(if $(filter patched,$(3)),$(call krel,--deb-meta,$(2),patched)_*_$(shell scripts/kernel-arch --deb $(1)).deb)
 
-rpm: $(KERNEL_RPM_STAMP) out/rpm/.tools-stamp
-deb: $(KERNEL_DEB_STAMP) out/deb/.tools-stamp
-
-# The kernel packages are built once per set of inputs (scripts/pkg-cache:
-# the same inputs, the packages of the build that had them, from
-# RAFLEET_CACHE; RAFLEET_PKG_REBUILD=1 builds anyway).
+# kernel_pkgs ARCH FLAVOR VARIANTS: the rules of one set.  The kernel
+# packages are built once per set of inputs (scripts/pkg-cache: the same
+# inputs, the packages of the build that had them, from RAFLEET_CACHE;
+# RAFLEET_PKG_REBUILD=1 builds anyway); the DEBs are bindeb-pkg over
+# `make kernel`'s build directory, whose image later steps boot.
+define kernel_pkgs
+KERNEL_RPM_STAMPS += out/rpm/.kernel-$(call pkg_set,$(1),$(2),$(3))-stamp
+KERNEL_DEB_STAMPS += out/deb/.kernel-$(call pkg_set,$(1),$(2),$(3))-stamp
+out/rpm/.kernel-$(call pkg_set,$(1),$(2),$(3))-stamp: $$(KERNEL_RPM_INPUTS) | sources
+	PKG_CACHE_INPUTS="$$(KERNEL_RPM_INPUTS) scripts/build-kernel scripts/pkg-cache" \
+	$$(PKG_CACHE) kernel-rpm-$(call pkg_set,$(1),$(2),$(3)) $$(RAFLEET_CACHE) out/rpm '$$(strip $$(call rpm_globs,$(1),$(2),$(3)))' -- \
+		scripts/build-rpm --arch $(1) kernel $$(RAFLEET_CACHE) out/rpm $(2) $(3)
+	@touch $$@
+out/deb/.kernel-$(call pkg_set,$(1),$(2),$(3))-stamp: $$(KERNEL_DEB_INPUTS) | sources
+	PKG_CACHE_INPUTS="$$(KERNEL_DEB_INPUTS) scripts/build-kernel scripts/pkg-cache" \
+	PKG_CACHE_NEEDS="$$(foreach v,$(3),$$(shell RAFLEET_ARCH=$(1) scripts/build-kernel --image $$(RAFLEET_CACHE) $(2) $$(v)))" \
+	$$(PKG_CACHE) kernel-deb-$(call pkg_set,$(1),$(2),$(3)) $$(RAFLEET_CACHE) out/deb '$$(strip $$(call deb_globs,$(1),$(2),$(3)))' -- \
+		scripts/build-deb --arch $(1) kernel $$(RAFLEET_CACHE) out/deb $(2) $(3)
+	@touch $$@
+endef
 PKG_CACHE = scripts/pkg-cache
-$(KERNEL_RPM_STAMP): $(KERNEL_RPM_INPUTS) | sources
-	PKG_CACHE_INPUTS="$(KERNEL_RPM_INPUTS) scripts/build-kernel scripts/pkg-cache" \
-	$(PKG_CACHE) kernel-rpm-$(PKG_SET) $(RAFLEET_CACHE) out/rpm '$(strip $(KERNEL_RPM_GLOBS))' -- \
-		scripts/build-rpm kernel $(RAFLEET_CACHE) out/rpm $(FLAVOR) $(PKG_VARIANTS)
+$(eval $(call kernel_pkgs,x86_64,$(FLAVOR),$(PKG_VARIANTS)))
+$(foreach a,$(PKG_OTHER_ARCHES),$(foreach f,$(PKG_ARM64_FLAVORS),$(eval $(call kernel_pkgs,$(a),$(f),patched))))
+
+rpm: $(KERNEL_RPM_STAMPS) $(PKG_ARCHES:%=out/rpm/.tools-%-stamp)
+deb: $(KERNEL_DEB_STAMPS) $(PKG_ARCHES:%=out/deb/.tools-%-stamp)
+
+out/rpm/.tools-%-stamp: $(TOOLS_INPUTS) scripts/build-rpm | deps
+	scripts/build-rpm --arch $* tools $(RAFLEET_CACHE) out/rpm
 	@touch $@
-out/rpm/.tools-stamp: $(TOOLS_INPUTS) scripts/build-rpm | deps
-	scripts/build-rpm tools $(RAFLEET_CACHE) out/rpm
-	@touch $@
-$(KERNEL_DEB_STAMP): $(KERNEL_DEB_INPUTS) | sources
-	PKG_CACHE_INPUTS="$(KERNEL_DEB_INPUTS) scripts/build-kernel scripts/pkg-cache" \
-	PKG_CACHE_NEEDS="$(foreach v,$(PKG_VARIANTS),$(RAFLEET_CACHE)/build/$(FLAVOR)-$(v)/arch/x86/boot/bzImage)" \
-	$(PKG_CACHE) kernel-deb-$(PKG_SET) $(RAFLEET_CACHE) out/deb '$(strip $(KERNEL_DEB_GLOBS))' -- \
-		scripts/build-deb kernel $(RAFLEET_CACHE) out/deb $(FLAVOR) $(PKG_VARIANTS)
-	@touch $@
-out/deb/.tools-stamp: $(TOOLS_INPUTS) scripts/build-deb | deps
-	scripts/build-deb tools $(RAFLEET_CACHE) out/deb
+out/deb/.tools-%-stamp: $(TOOLS_INPUTS) scripts/build-deb | deps
+	scripts/build-deb --arch $* tools $(RAFLEET_CACHE) out/deb
 	@touch $@
 
 repo: rpm deb | deps
 	scripts/make-repo rpm out/rpm out/repo
 	scripts/make-repo apt out/deb out/apt
+
+# pkg-boot: the arm64 kernels out of the aarch64 RPMs and arm64 DEBs,
+# booted with the arm64 guest programs (tests/host/test_package_boot)
+pkg-boot: packages
+	$(MAKE) --no-print-directory tools RAFLEET_ARCH=arm64
+	tests/host/test_package_boot out/rpm out/deb out/arm64/guest
 
 # Unit tests, then the same under AddressSanitizer and UBSan (own out dir).
 unit: $(UNIT_BIN)
@@ -376,10 +413,6 @@ fuzz: $(FUZZ_BIN)
 vm: tools kernel
 	RAFLEET_ARCH=$(RAFLEET_ARCH) tests/vm/run $(KIMAGE) $(GUEST_BIN)
 
-ifneq ($(SYSROOT),)
-$(SYSROOT):
-	tests/vm/arm64-root $(RAFLEET_CACHE) > /dev/null
-endif
 
 # Linux 7.3.4 without the series, the same config: the counts the guest
 # tests compare "feature off" with (recorded in tests/vm/guest/*.c).
