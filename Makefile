@@ -364,7 +364,7 @@ out/deb/.kernel-$(call pkg_set,$(1),$(2),$(3))-stamp: $$(KERNEL_DEB_INPUTS) | so
 	@touch $$@
 endef
 PKG_CACHE = scripts/pkg-cache
-$(eval $(call kernel_pkgs,x86_64,$(FLAVOR),$(PKG_VARIANTS)))
+$(if $(filter x86_64,$(PKG_ARCHES)),$(eval $(call kernel_pkgs,x86_64,$(FLAVOR),$(PKG_VARIANTS))))
 $(foreach a,$(PKG_OTHER_ARCHES),$(foreach f,$(PKG_ARM64_FLAVORS),$(eval $(call kernel_pkgs,$(a),$(f),patched))))
 
 rpm: $(KERNEL_RPM_STAMPS) $(PKG_ARCHES:%=out/rpm/.tools-%-stamp)
