@@ -310,9 +310,13 @@ PKG_ARM64_FLAVORS ?= virt virt-64k
 # arm64 is the only one)
 PKG_OTHER_ARCHES := $(filter-out x86_64,$(PKG_ARCHES))
 
+# an architecture's package names (scripts/kernel-arch): x86_64/aarch64, amd64/arm64
+rpm_arch = $(shell scripts/kernel-arch --rpm $(1))
+deb_arch = $(shell scripts/kernel-arch --deb $(1))
+
 packages: rpm deb repo
-	@echo "packages: $$(ls out/rpm/*.rpm | grep -vc '\.src\.rpm$$') RPMs ($(foreach a,$(PKG_ARCHES),$$(ls out/rpm/*.$(shell scripts/kernel-arch --rpm $(a)).rpm | wc -l) $(shell scripts/kernel-arch --rpm $(a)))) and $$(ls out/rpm/*.src.rpm | wc -l) SRPMs in $(CURDIR)/out/rpm," \
-		"$$(ls out/deb/*.deb | wc -l) DEBs ($(foreach a,$(PKG_ARCHES),$$(ls out/deb/*_$(shell scripts/kernel-arch --deb $(a)).deb | wc -l) $(shell scripts/kernel-arch --deb $(a)))) and $$(ls out/deb/*.dsc | wc -l) source package in $(CURDIR)/out/deb," \
+	@echo "packages: $$(ls out/rpm/*.rpm | grep -vc '\.src\.rpm$$') RPMs ($(foreach a,$(PKG_ARCHES),$$(ls out/rpm/*.$(call rpm_arch,$(a)).rpm | wc -l) $(call rpm_arch,$(a)))) and $$(ls out/rpm/*.src.rpm | wc -l) SRPMs in $(CURDIR)/out/rpm," \
+		"$$(ls out/deb/*.deb | wc -l) DEBs ($(foreach a,$(PKG_ARCHES),$$(ls out/deb/*_$(call deb_arch,$(a)).deb | wc -l) $(call deb_arch,$(a)))) and $$(ls out/deb/*.dsc | wc -l) source package in $(CURDIR)/out/deb," \
 		"the signed dnf repository in $(CURDIR)/out/repo," \
 		"the signed apt repository in $(CURDIR)/out/apt"
 
@@ -336,12 +340,12 @@ krel = $(shell scripts/kernel-release $(1) $(2) $(3))
 # rpm_globs ARCH FLAVOR VARIANTS: the set's RPMs, and its source package
 # where it ships one (x86_64's, and the flavours only arm64 has: -64k)
 rpm_globs = $(foreach v,$(3),$(foreach s,- -core- -modules- -devel-,\
-	$(call krel,--name,$(2),$(v))$(s)7.3.4-$(call krel,--release,$(2),$(v)).$(shell scripts/kernel-arch --rpm $(1)).rpm) \
+	$(call krel,--name,$(2),$(v))$(s)7.3.4-$(call krel,--release,$(2),$(v)).$(call rpm_arch,$(1)).rpm) \
 	$(if $(or $(filter x86_64,$(1)),$(filter %-64k,$(2))),$(call krel,--name,$(2),$(v))-7.3.4-$(call krel,--release,$(2),$(v)).src.rpm)) \
 	RPM-GPG-KEY-rafleet
-deb_globs = $(foreach v,$(3),linux-image-7.3.4$(call krel,,$(2),$(v))_*_$(shell scripts/kernel-arch --deb $(1)).deb \
-	linux-headers-7.3.4$(call krel,,$(2),$(v))_*_$(shell scripts/kernel-arch --deb $(1)).deb) \
-	$(if $(filter patched,$(3)),$(call krel,--deb-meta,$(2),patched)_*_$(shell scripts/kernel-arch --deb $(1)).deb)
+deb_globs = $(foreach v,$(3),linux-image-7.3.4$(call krel,,$(2),$(v))_*_$(call deb_arch,$(1)).deb \
+	linux-headers-7.3.4$(call krel,,$(2),$(v))_*_$(call deb_arch,$(1)).deb) \
+	$(if $(filter patched,$(3)),$(call krel,--deb-meta,$(2),patched)_*_$(call deb_arch,$(1)).deb)
 
 # kernel_pkgs ARCH FLAVOR VARIANTS: the rules of one set.  The kernel
 # packages are built once per set of inputs (scripts/pkg-cache: the same

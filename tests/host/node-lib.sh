@@ -34,6 +34,16 @@ retap() {
 	done
 }
 bail() { echo "Bail out! $*"; exit 1; }
+# pkg_unpack PACKAGE DIR: the files of an RPM or a DEB in DIR (made anew),
+# as they would be installed, no scriptlet run
+pkg_unpack() {
+	rm -rf "$2" && mkdir -p "$2"
+	case "$1" in
+	*.rpm) rpm2cpio "$1" | (cd "$2" && cpio -idm --quiet 2> /dev/null) ;;
+	*.deb) dpkg-deb -x "$1" "$2" ;;
+	*) return 1 ;;
+	esac
+}
 # fleet_json FILE EXPR: a Python expression over f, a fleet summary
 # (rafleet-fleet/1), and h, its hosts by name; true passes (jeval)
 fleet_json() {
