@@ -461,7 +461,7 @@ vm-smoke-aa: packages tools
 DEBUG_BZIMAGE := $(RAFLEET_CACHE)/build/$(FLAVOR)-debug/arch/x86/boot/bzImage
 vm-debug: tools
 	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) debug bzImage
-	QEMU_TCG_SMP=2 QEMU_TCG_THREAD=single RAFLEET_VM_SUITE=tests/vm/suite-debug RAFLEET_VM_EXTRA=rw RAFLEET_VM_WORK=out/vm-debug \
+	QEMU_TCG_SMP=2 QEMU_TCG_THREAD=single RAFLEET_VM_SUITE=tests/vm/suite-debug RAFLEET_VM_EXTRA="rw slow" RAFLEET_VM_WORK=out/vm-debug \
 		RAFLEET_VM_APPEND=loglevel=5 \
 		RAFLEET_VM_TIMEOUT=$${RAFLEET_VM_TIMEOUT:-2400} \
 		tests/vm/run $(DEBUG_BZIMAGE) $(GUEST_BIN)

@@ -25,7 +25,7 @@ static const char *const names[] = {
 /* Each is written once, as one write(2) of exactly these bytes. */
 static const char *const bad[] = {
 	"-1", "2", "abc", "", "1e20", "1 1", "-1\n", "2\n", "abc\n", "\n",
-	"1e20\n", "1 1\n", "0x1", " 1", "01 ", "99999999999999999999",
+	"1e20\n", "1 1\n", "0x1", " 1", "01 ", "99999999999999999999", "+1",
 };
 
 /* write(2) @val to vm.@name; 0 or -errno */
