@@ -294,7 +294,7 @@ PKG_VARIANTS ?= $(if $(filter virt,$(FLAVOR)),vanilla patched,patched)
 # the DEBs' release comes from the spec's pkgrel (scripts/kernel-release).
 KERNEL_INPUTS := $(wildcard patches/*) $(wildcard SOURCES/*) scripts/mkconfig scripts/kernel-release scripts/kernel-arch
 KERNEL_RPM_INPUTS := $(KERNEL_INPUTS) SPECS/kernel-rafleet.spec scripts/build-rpm
-KERNEL_DEB_INPUTS := $(KERNEL_INPUTS) scripts/build-deb SPECS/kernel-rafleet.spec
+KERNEL_DEB_INPUTS := $(KERNEL_INPUTS) scripts/build-deb SPECS/kernel-rafleet.spec debian/kernel.changelog
 TOOLS_INPUTS := $(shell git ls-files -co --exclude-standard src man fio systemd sysctl \
 	etc health udev kernel-install dnf-plugin debian SPECS/rafleet.spec Makefile VERSION LICENSE 2>/dev/null)
 
