@@ -15,7 +15,8 @@
  * DIR is a writable file system with large folios (ext4, xfs).  The test
  * writes a 4 MiB file of a checkable pattern there, and ATTEMPTS times:
  * evicts it, maps it PROT_READ|PROT_EXEC at a 2 MiB-aligned address,
- * and asks MADV_COLLAPSE for all of it.  Checked: the call succeeds,
+ * checks with mincore() that no page of it is cached, and asks
+ * MADV_COLLAPSE for all of it.  Checked: the call succeeds,
  * every word reads as written, and after those reads both 2 MiB ranges
  * are mapped by a PMD (FilePmdMapped in smaps: the faults map a PMD-sized
  * folio by its PMD).  Every switch is on for the first half of
@@ -87,7 +88,7 @@ int main(int argc, char **argv)
 {
 	const struct ra_file file = { .name = "collapse", .id = 11, .size = FILE_SIZE };
 	char path[4096], label[64];
-	int attempts, collapsed = 0, huge = 0, intact = 0;
+	int attempts, cold = 0, collapsed = 0, huge = 0, intact = 0;
 
 	if (argc != 3 || (attempts = atoi(argv[2])) <= 0) {
 		fprintf(stderr, "usage: test_collapse_cold DIR ATTEMPTS\n");
@@ -117,6 +118,21 @@ int main(int argc, char **argv)
 			if (fd >= 0)
 				close(fd);
 			break;
+		}
+		/* cold: not a page of it cached (the old fix passed on a warm one) */
+		{
+			unsigned char vec[FILE_SIZE / RA_PAGE];
+			size_t resident = 0;
+
+			if (mincore(map, FILE_SIZE, vec))
+				diag("attempt %d: mincore: %s", i, strerror(errno));
+			else
+				for (size_t p = 0; p < sizeof(vec); p++)
+					resident += vec[p] & 1;
+			cold += !resident;
+			if (resident)
+				diag("attempt %d: %zu pages were cached before MADV_COLLAPSE", i,
+				     resident);
 		}
 		if (madvise(map, FILE_SIZE, MADV_COLLAPSE))
 			err = errno;
@@ -149,6 +165,8 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	ra_features_set_all(true);
+	ok(cold == attempts, "%s: the range was cold before each attempt (%d of %d)", label, cold,
+	   attempts);
 	ok(collapsed == attempts, "%s: MADV_COLLAPSE of a cold 4 MiB range succeeds (%d of %d)",
 	   label, collapsed, attempts);
 	ok(huge == attempts, "%s: ... and maps both 2 MiB ranges by PMD (%d of %d)", label, huge,
