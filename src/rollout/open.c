@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/sysctl.h"
 #include "lib/atomicfile.h"
 #include "lib/env.h"
 #include "lib/parsenum.h"
@@ -178,6 +179,9 @@ int rollout_open(struct rollout **rp, const char *who)
 		goto fail;
 	}
 	running_read(&r->now);
+	/* sysctls a killed canary, calibrate or bench --sysctl changed */
+	if (sysctl_undo_recover(why, sizeof(why)) && why[0])
+		fprintf(stderr, "rafleet %s: %s\n", who, why);
 	err = recover(r);
 	if (!err)
 		err = rollout_observe_boot(r);
