@@ -21,23 +21,17 @@ static ssize_t read_once(int fd, void *buf, size_t len)
 	return n < 0 ? -errno : n;
 }
 
-/*
- * Open @path to read it whole: never blocking on a FIFO (or a socket) in
- * a file's place, which is refused with -EINVAL; the descriptor blocks
- * again once it is known to be something else.
- */
-static int open_input(const char *path)
+int open_input(const char *path, int flags, struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), err;
-	struct stat st;
+	int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), err;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st)) {
+	if (fstat(fd, st)) {
 		err = -errno;
 		goto fail;
 	}
-	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode)) {
 		err = -EINVAL;
 		goto fail;
 	}
@@ -55,16 +49,14 @@ FILE *fopen_input(const char *path, size_t max, int *err)
 {
 	struct stat st;
 	FILE *f;
-	int fd = open_input(path);
+	int fd = open_input(path, O_RDONLY, &st);
 
 	if (fd < 0) {
 		*err = fd;
 		return NULL;
 	}
 	*err = 0;
-	if (fstat(fd, &st))
-		*err = -errno;
-	else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
 		*err = -EFBIG;
 	/* /dev/null reads as empty; another device (/dev/zero) never ends */
 	else if (!S_ISREG(st.st_mode) && !(S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)))
@@ -85,9 +77,10 @@ int read_small_file(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;
 	ssize_t n;
+	struct stat st;
 	int fd, ret = 0;
 
-	fd = open_input(path);
+	fd = open_input(path, O_RDONLY, &st);
 	if (fd < 0)
 		return fd;
 	while ((n = read_once(fd, buf + used, len - 1 - used)) > 0) {
@@ -184,7 +177,8 @@ out:
 
 int read_whole_file(const char *path, size_t max, char **out, size_t *lenp)
 {
-	int fd = open_input(path), ret;
+	struct stat st;
+	int fd = open_input(path, O_RDONLY, &st), ret;
 
 	*out = NULL;
 	if (fd < 0)

@@ -24,6 +24,14 @@ int read_small_file(const char *path, char *buf, size_t len);
 int read_whole_file(const char *path, size_t max, char **out, size_t *lenp);
 
 /*
+ * open(@path, @flags) that never blocks on a FIFO or socket in a file's
+ * place: those are refused (-EINVAL); the descriptor, blocking again, with
+ * its fstat() in *@st, or -errno.
+ */
+struct stat;
+int open_input(const char *path, int flags, struct stat *st);
+
+/*
  * A configuration file to read line by line: NULL with *@err -ENOENT and
  * the like, -EINVAL for a FIFO, socket or device in its place (but
  * /dev/null, which reads as empty; never waited on), -EFBIG for a file

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What root may read, map or run: see lib/trust.h. */
 #include "lib/trust.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,17 +73,11 @@ int trust_open(const char *path, int flags, char *why, size_t len)
 	err = trust_dir_of(path, why, len);
 	if (err)
 		return err;
-	fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	fd = open_input(path, flags | O_NOFOLLOW, &st);
 	if (fd < 0) {
-		err = -errno;
-		snprintf(why, len, "%s: %s", path,
-			 err == -ELOOP ? "a symlink: not followed" : strerror(-err));
-		return err;
-	}
-	if (fstat(fd, &st)) {
-		err = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(-err));
-		goto fail;
+		snprintf(why, len, "%s: %s", path, fd == -ELOOP ? "a symlink: not followed" :
+			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
+		return fd;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(why, len, "%s: not a regular file", path);
@@ -92,10 +87,6 @@ int trust_open(const char *path, int flags, char *why, size_t len)
 	if (trust_stat(&st)) {
 		say(path, &st, "file", why, len);
 		err = -EPERM;
-		goto fail;
-	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
-		err = -errno;
 		goto fail;
 	}
 	return fd;
