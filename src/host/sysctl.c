@@ -167,9 +167,14 @@ int sysctl_set_saved(const char *name, const char *val)
 	s->len = strlen(s->val);
 	s->val[s->len++] = '\n';
 	nr_saved++;	/* saved before the write: a signal now restores it */
-	/* and recorded on disk before it: a SIGKILL now is undone by recover */
+	/*
+	 * And recorded on disk before it: a SIGKILL now is undone by
+	 * recover.  A read-only state directory (an image, a guest's root)
+	 * can record nothing, nor could recover: as before, SIGINT and
+	 * SIGTERM restore.
+	 */
 	err = undo_write();
-	if (err) {
+	if (err && err != -EROFS) {
 		nr_saved--;
 		return err;
 	}

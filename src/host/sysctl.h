@@ -29,7 +29,8 @@ int sysctl_set(const char *name, const char *val);
  * Write @val; the old value is saved first, to be restored later, and
  * recorded on disk (STATEDIR/SYSCTL_UNDO_FILE, written atomically) before
  * the write, so that a SIGKILL is undone by sysctl_undo_recover().  0,
- * the kernel's -errno, or the record's -errno (nothing changed then).
+ * the kernel's -errno, or the record's -errno (nothing changed then; a
+ * read-only state directory, -EROFS, records nothing and goes on).
  */
 int sysctl_set_saved(const char *name, const char *val);
 
