@@ -12,7 +12,9 @@
 
 #define BENCH_MAX_SYSCTLS 8
 #define BENCH_MAX_SCENARIOS 32
-#define BENCH_DEFAULT_FILE "/var/tmp/rafleet-bench.dat"
+/* in the state directory (lib/statedir.h), in a directory of root's alone */
+#define BENCH_DEFAULT_DIR "bench"
+#define BENCH_DEFAULT_FILE "/var/lib/rafleet/bench/bench.dat"
 #define BENCH_DEFAULT_SIZE (256LL << 20)
 
 enum bench_cmd { BENCH_NONE, BENCH_LIST, BENCH_RUN, BENCH_HELP };

@@ -15,19 +15,30 @@
 #include "lib/fileio.h"
 #include "lib/jsonread.h"
 #include "lib/runcmd.h"
+#include "lib/trust.h"
 
 int fio_job_path(const char *job, char *out, size_t len)
 {
-	const char *dirs[] = { env_get(ENV_FIO_DIR), "/usr/share/rafleet/fio",
-			       "fio" };
+	/* never the current directory: a job file can run commands */
+	const char *dirs[] = { env_get(ENV_FIO_DIR), FIO_JOB_DIR };
+	char why[8];
 
+	if (!*job || strchr(job, '/'))
+		return -EINVAL;
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		int fd;
+
 		if (!dirs[i] || !*dirs[i])
 			continue;
 		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], job) >= len)
 			return -ENAMETOOLONG;
-		if (!access(out, R_OK))
+		fd = trust_open(out, O_RDONLY, why, sizeof(why));
+		if (fd >= 0) {
+			close(fd);
 			return 0;
+		}
+		if (fd != -ENOENT)
+			return fd;
 	}
 	return -ENOENT;
 }
@@ -149,7 +160,8 @@ int fio_run(const char *job, const char *file, off_t size,
 {
 	char path[512], env_file[PATH_MAX + 16], env_size[48];
 	char *env[] = { env_file, env_size, NULL };
-	char *argv[] = { "fio", "--output-format=json", path, NULL };
+	char prog[PATH_MAX];
+	char *argv[] = { prog, "--output-format=json", path, NULL };
 	struct run_io io = { .in_fd = -1, .err_fd = -1, .env = env };
 	char *text = NULL;
 	int fd, status, err;
@@ -158,8 +170,13 @@ int fio_run(const char *job, const char *file, off_t size,
 	snprintf(out->job, sizeof(out->job), "%s", job);
 	err = fio_job_path(job, path, sizeof(path));
 	if (err) {
-		fail(out, "job file not found (RAFLEET_FIO_DIR, /usr/share/rafleet/fio, ./fio)");
+		fail(out, err == -ENOENT ? "job file not found (" FIO_JOB_DIR ")" :
+		     "job file refused: not root's own, or in a directory others can write");
 		return err;
+	}
+	if (runcmd_find("fio", prog, sizeof(prog))) {
+		fail(out, "fio is not installed");
+		return -EIO;
 	}
 	out->fadvise_hint = fio_job_fadvise_hint(path);
 	fd = memfd_create("fio-output", MFD_CLOEXEC);

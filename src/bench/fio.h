@@ -24,9 +24,13 @@ struct fio_result {
 	int fadvise_hint;	/* -1: the job leaves fio's default (on) */
 };
 
+#define FIO_JOB_DIR "/usr/share/rafleet/fio"
+
 /*
- * Where job file @job lives: $RAFLEET_FIO_DIR, else /usr/share/rafleet/fio,
- * else ./fio.  0 or -ENOENT.
+ * Where job file @job (a name, no '/') lives: $RAFLEET_FIO_DIR, else
+ * FIO_JOB_DIR; never the current directory (a job file can run commands:
+ * exec_prerun).  The file must be root's own (lib/trust.h).  0, -ENOENT,
+ * -EINVAL for a name with a '/', or trust_open()'s -EPERM, -ELOOP.
  */
 int fio_job_path(const char *job, char *out, size_t len);
 

@@ -27,6 +27,7 @@
 #include "host/perf.h"
 #include "host/tracefs.h"
 #include "lib/fileio.h"
+#include "lib/trust.h"
 
 const char *const ra_event_names[NR_RA_EVENTS] = {
 	"page_cache_ra_unbounded", "page_cache_ra_order",
@@ -58,11 +59,21 @@ int measure_file_open(struct measure_file *mf, const char *path)
 	struct mount_of m;
 	struct stat st;
 
+	char why[8];
+	int fd;
+
 	memset(mf, 0, sizeof(*mf));
-	if (stat(path, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
+	/* root reads (and maps, and runs) only what no other user wrote */
+	fd = trust_open(path, O_RDONLY, why, sizeof(why));
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
 	if (st.st_size < (off_t)page_size())
 		return -EFBIG;	/* too small to say anything about readahead */
 	mf->path = path;
@@ -100,7 +111,7 @@ uint64_t measure_resident_pages(const char *path, int64_t size)
 	unsigned char *vec = malloc(pages);
 	uint64_t n = 0;
 	void *map = MAP_FAILED;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd >= 0)
 		map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
@@ -134,7 +145,7 @@ int measure_drop_caches(void)
 
 void measure_evict(const char *path, char *how, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	bool fadv = false, dropped = false;
 
 	if (fd >= 0) {
@@ -393,7 +404,10 @@ static int run_workload(struct events *ev, const struct measure_file *mf,
 	r->bytes_read = rep->bytes;
 	r->calls = rep->calls;
 	r->fio = rep->fio;
-	r->status = WIFEXITED(status) && !err ? rep->status : -ECHILD;
+	/* a child that exited non-zero (or was killed) did not run: not a run */
+	r->status = err ? -ECHILD :
+		    !WIFEXITED(status) ? -ECHILD :
+		    WEXITSTATUS(status) ? -EIO : rep->status;
 	memcpy(r->sha_read, rep->sha_read, sizeof(r->sha_read));
 out:
 	for (int i = 0; i < 2; i++) {
@@ -413,7 +427,7 @@ static void touch_mapping(const struct measure_file *mf, bool hash,
 	struct rusage a, b;
 	volatile unsigned char sink = 0;
 	unsigned char *map;
-	int fd = open(mf->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(mf->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0) {
 		unavailable(&r->touch, "open", -errno);
@@ -455,7 +469,7 @@ int measure_sha_direct(const char *path, char hex[SHA256_HEX_LEN])
 	void *buf;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (posix_memalign(&buf, page_size(), chunk)) {

@@ -13,6 +13,7 @@
 
 #include "bench/fio.h"
 #include "bench/testfile.h"
+#include "lib/trust.h"
 #include "lib/fileio.h"
 
 #define KiB (1024UL)
@@ -300,7 +301,7 @@ int scenario_prepare(struct scenario_run *r)
 	r->fd = -1;
 	if (s->kind == SC_FIO || (s->nproc > 1 && s->kind != SC_PCOPY))
 		return 0;	/* its processes open the file */
-	r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	r->fd = open(r->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (r->fd < 0)
 		return -errno;
 	if (s->advice && posix_fadvise(r->fd, 0, 0, s->advice))
@@ -308,8 +309,15 @@ int scenario_prepare(struct scenario_run *r)
 	if (!needs_map(s))
 		return 0;
 	if (s->kind == SC_EXEC) {
+		struct stat st;
+
 		if (!testfile_ret_len)
 			return -EOPNOTSUPP;	/* no RET stub for this architecture */
+		/* mapped to be run: root's own file only (it was verified whole) */
+		if (fstat(r->fd, &st))
+			return -errno;
+		if (!S_ISREG(st.st_mode) || trust_stat(&st))
+			return -EPERM;
 		prot |= PROT_EXEC;
 	}
 	if (s->kind == SC_PCOPY)

@@ -26,10 +26,14 @@ void testfile_block(uint64_t seed, uint64_t index, void *buf);
 
 /*
  * Does the file at @path hold the pattern of @seed for @size bytes?
- * Checks the first, the last and 14 blocks in between.  1 yes, 0 no
- * (another size, or other bytes), negative errno if it cannot be read.
+ * Checks the first, the last and 14 blocks in between; every block of a
+ * file of code (TESTFILE_RET: it is mapped PROT_EXEC and run).  1 yes, 0
+ * no (another size, or other bytes), negative errno if it cannot be read
+ * or may not be trusted (lib/trust.h: -EPERM another user owns or can
+ * write it or its directory, -ELOOP a symlink, -EINVAL not a regular
+ * file), with @why saying so.
  */
-int testfile_matches(const char *path, off_t size, uint64_t seed);
+int testfile_matches(const char *path, off_t size, uint64_t seed, char *why, size_t len);
 
 /*
  * Make sure @path is the pattern of @seed, @size bytes long (a multiple of
@@ -37,9 +41,11 @@ int testfile_matches(const char *path, off_t size, uint64_t seed);
  * temporary name in the same directory, fsync it and rename it into place,
  * so that it is never seen half-written.  A file that exists and does not
  * match is left alone: -EEXIST.  -ENOSPC if the disk is full (nothing is
- * left behind).  Sets *@made to 1 if it wrote the file.
+ * left behind).  A file or directory that may not be trusted: as
+ * testfile_matches(), @why says why.  Sets *@made to 1 if it wrote the file.
  */
-int testfile_ensure(const char *path, off_t size, uint64_t seed, int *made);
+int testfile_ensure(const char *path, off_t size, uint64_t seed, int *made,
+		    char *why, size_t len);
 
 
 #endif

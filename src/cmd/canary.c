@@ -19,6 +19,7 @@
 #include "canary/report.h"
 #include "cmd/canary.h"
 #include "commands.h"
+#include "host/feature.h"
 #include "rollout/core.h"
 #include "lib/statedir.h"
 
@@ -87,6 +88,13 @@ static int setup(const struct canary_args *a, struct canary_opts *o,
 	int err;
 
 	memset(o, 0, sizeof(*o));
+	/* before any file or record is written: a kernel without it cannot run */
+	err = feature_get(a->feature);
+	if (err == -ENOENT) {
+		fprintf(stderr, "rafleet canary: vm.%s: this kernel has no such sysctl\n",
+			a->feature->name);
+		return EXIT_FAILED;
+	}
 	o->feature = a->feature;
 	o->aa = a->aa;
 	o->seed = a->seed;

@@ -116,14 +116,18 @@ static int print_report(const struct tune_opts *o, const struct tune_report *r)
 }
 
 /* Take the state: the directory made, the lock held, the file read. */
-static int state_open(const char *path, struct tune_state *s, struct lockfile *lock)
+/* The recorded values, locked; --dry-run reads them only: it makes no directory or lock file. */
+static int state_open(const char *path, struct tune_state *s, struct lockfile *lock,
+		      bool dry_run)
 {
 	char boot_id[40] = "", err[PATH_MAX + 128];
-	int ret;
+	int ret = 0;
 
-	ret = statedir_ensure();
-	if (!ret)
-		ret = tune_state_lock(lock, path);
+	if (!dry_run) {
+		ret = statedir_ensure();
+		if (!ret)
+			ret = tune_state_lock(lock, path);
+	}
 	if (ret) {
 		fprintf(stderr, "rafleet tune: cannot lock %s: %s\n", path, strerror(-ret));
 		return ret;
@@ -155,7 +159,7 @@ static int record_old(const char *path, struct tune_row *rows, size_t nr,
 		any |= rows[i].dec.change;
 	if (!any)
 		return 0;
-	ret = state_open(path, &s, &lock);
+	ret = state_open(path, &s, &lock, false);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < nr && !ret; i++) {
@@ -363,7 +367,7 @@ static int do_restore(const struct tune_opts *o, const char *state_path)
 		if (!tune_dev_open(NULL, o->device, &dev))
 			only = dev.disk.name;
 	}
-	if (state_open(state_path, &s, &lock))
+	if (state_open(state_path, &s, &lock, o->dry_run))
 		return EXIT_FAILED;
 	rep.rows = calloc(s.nr ? s.nr : 1, sizeof(*rep.rows));
 	if (!rep.rows) {

@@ -181,19 +181,14 @@ int grubenv_get(const char *file, const char *key, char **value, char *why,
 
 const char *grubenv_editenv(void)
 {
-	static const char *const paths[] = {
-		"/usr/bin/grub-editenv", "/usr/sbin/grub-editenv",
-		"/usr/bin/grub2-editenv", "/usr/sbin/grub2-editenv",
-		"/bin/grub-editenv", "/sbin/grub-editenv",
-		"/bin/grub2-editenv", "/sbin/grub2-editenv", NULL
-	};
+	static char found[PATH_MAX];
 	const char *env = env_get(ENV_GRUB_EDITENV);
 
 	if (env)
 		return env;
-	for (int i = 0; paths[i]; i++)
-		if (!access(paths[i], X_OK))
-			return paths[i];
+	if (!runcmd_find("grub-editenv", found, sizeof(found)) ||
+	    !runcmd_find("grub2-editenv", found, sizeof(found)))
+		return found;
 	return NULL;
 }
 

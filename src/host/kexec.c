@@ -25,7 +25,9 @@ static bool fake_root(void)
 /* The program for @env, or -EPERM under a fake root without one. */
 int host_program(enum env_var env, const char *def, const char **prog, char *why, size_t len)
 {
+	static char found[2][PATH_MAX];
 	const char *p = env_get(env);
+	char *buf = found[env == ENV_KEXEC];
 
 	if (p) {
 		*prog = p;
@@ -36,7 +38,12 @@ int host_program(enum env_var env, const char *def, const char **prog, char *why
 			 rootdir_get(), env_name(env), def);
 		return -EPERM;
 	}
-	*prog = def;
+	/* by absolute path, the system's own: never through PATH */
+	if (runcmd_find(def, buf, PATH_MAX)) {
+		snprintf(why, len, "no %s in /usr/sbin, /usr/bin, /sbin or /bin", def);
+		return -ENOENT;
+	}
+	*prog = buf;
 	return 0;
 }
 

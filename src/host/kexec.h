@@ -18,13 +18,15 @@
 
 #include "lib/env.h"
 
-#define KEXEC_DEFAULT "/sbin/kexec"
+#define KEXEC_DEFAULT "kexec"
 #define SYSTEMCTL_DEFAULT "systemctl"
 
 /*
  * The program to run for @def (KEXEC_DEFAULT, SYSTEMCTL_DEFAULT): $@env
- * when set, else @def; -EPERM (with @why) under a $RAFLEET_ROOT other
- * than / without $@env, so that a test never runs the real one.
+ * when set (a test build only: lib/env.h), else the system's @def by
+ * absolute path (runcmd_find(); -ENOENT if there is none); -EPERM (with
+ * @why) under a $RAFLEET_ROOT other than / without $@env, so that a test
+ * never runs the real one.
  */
 int host_program(enum env_var env, const char *def, const char **prog, char *why, size_t len);
 

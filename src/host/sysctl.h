@@ -25,11 +25,29 @@ int sysctl_get(const char *name, char *val, size_t len);
  */
 int sysctl_set(const char *name, const char *val);
 
-/* Write @val; the old value is saved first, to be restored later. */
+/*
+ * Write @val; the old value is saved first, to be restored later, and
+ * recorded on disk (STATEDIR/SYSCTL_UNDO_FILE, written atomically) before
+ * the write, so that a SIGKILL is undone by sysctl_undo_recover().  0,
+ * the kernel's -errno, or the record's -errno (nothing changed then; a
+ * read-only state directory, -EROFS, records nothing and goes on).
+ */
 int sysctl_set_saved(const char *name, const char *val);
 
-/* Put back every saved value, newest first; 0 or the first error. */
+/* Put back every saved value, newest first, then remove the record; 0 or the first error. */
 int sysctl_restore_all(void);
+
+#define SYSCTL_UNDO_FILE "sysctl-undo.json"
+#define SYSCTL_UNDO_SCHEMA "rafleet-sysctl-undo/1"
+#define SYSCTL_UNDO_MAX_BYTES (64 << 10)
+
+/*
+ * What a killed canary, calibrate or bench --sysctl left: put its values
+ * back (same boot, its writer gone) or drop its record (a boot since).
+ * 0 nothing was left; 1 done, @msg says what; -EBUSY its writer still
+ * runs; -EBADMSG a record that cannot be read (@msg); another -errno.
+ */
+int sysctl_undo_recover(char *msg, size_t len);
 
 /* Restore on SIGINT/SIGTERM, then die of the signal as before. */
 void sysctl_restore_on_signals(void);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "lib/envfile.h"
+#include "lib/fileio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,12 +35,12 @@ int envfile_read(const char *path, envfile_fn fn, void *ctx, int *found,
 		*found = 0;
 	if (root_path(rootdir_get(), path, full, sizeof(full)))
 		return -ENAMETOOLONG;
-	f = fopen(full, "re");
+	f = fopen_input(full, ENVFILE_MAX_BYTES, &err);
 	if (!f) {
-		if (errno == ENOENT)
+		if (err == -ENOENT)
 			return 0;
-		err = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(errno));
+		snprintf(why, len, "%s: %s", path, err == -EINVAL ? "not a regular file" :
+			 err == -EFBIG ? "larger than " ENVFILE_MAX_TEXT : strerror(-err));
 		return err;
 	}
 	if (found)

@@ -15,6 +15,10 @@
  * 0, or -EINVAL with @why saying what is wrong with the value (the reader
  * puts FILE:LINE in front).
  */
+/* a configuration file is a few hundred bytes: at most this */
+#define ENVFILE_MAX_BYTES (1 << 20)
+#define ENVFILE_MAX_TEXT "1 MiB"
+
 typedef int (*envfile_fn)(const char *name, const char *value, void *ctx,
 			  char *why, size_t len);
 

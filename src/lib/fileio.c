@@ -5,6 +5,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* One read(2), retried on EINTR: the count, 0 at the end, or -errno. */
@@ -18,15 +21,68 @@ static ssize_t read_once(int fd, void *buf, size_t len)
 	return n < 0 ? -errno : n;
 }
 
+int open_input(const char *path, int flags, struct stat *st)
+{
+	int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st)) {
+		err = -errno;
+		goto fail;
+	}
+	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode)) {
+		err = -EINVAL;
+		goto fail;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		err = -errno;
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return err;
+}
+
+FILE *fopen_input(const char *path, size_t max, int *err)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open_input(path, O_RDONLY, &st);
+
+	if (fd < 0) {
+		*err = fd;
+		return NULL;
+	}
+	*err = 0;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
+		*err = -EFBIG;
+	/* /dev/null reads as empty; another device (/dev/zero) never ends */
+	else if (!S_ISREG(st.st_mode) && !(S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)))
+		*err = -EINVAL;
+	if (*err) {
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "re");
+	if (!f) {
+		*err = -errno;
+		close(fd);
+	}
+	return f;
+}
+
 int read_small_file(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;
 	ssize_t n;
+	struct stat st;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_input(path, O_RDONLY, &st);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while ((n = read_once(fd, buf + used, len - 1 - used)) > 0) {
 		used += (size_t)n;
 		if (used == len - 1) {
@@ -121,11 +177,12 @@ out:
 
 int read_whole_file(const char *path, size_t max, char **out, size_t *lenp)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	struct stat st;
+	int fd = open_input(path, O_RDONLY, &st), ret;
 
 	*out = NULL;
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = read_whole_fd(fd, max, out, lenp);
 	close(fd);
 	return ret;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A lock file: flock(LOCK_EX), waited for as long as asked, and who holds it. */
 #include "lib/lockfile.h"
+#include "lib/trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/fileio.h"
@@ -87,14 +89,25 @@ int lockfile_take(struct lockfile *l, const char *who, unsigned int wait_ms)
 int lockfile_take_path(struct lockfile *l, const char *path, const char *who,
 		       unsigned int wait_ms)
 {
+	char why[PATH_MAX + 128];
+	struct stat st;
 	int err;
 
 	l->fd = -1;
 	if ((size_t)snprintf(l->path, sizeof(l->path), "%s", path) >= sizeof(l->path))
 		return -ENAMETOOLONG;
-	l->fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* root's own directory only: another user could swap the file */
+	err = trust_dir_of(l->path, why, sizeof(why));
+	if (err)
+		return err;
+	l->fd = open(l->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (l->fd < 0)
 		return -errno;
+	if (fstat(l->fd, &st) || !S_ISREG(st.st_mode) || trust_stat(&st)) {
+		close(l->fd);
+		l->fd = -1;
+		return -EPERM;
+	}
 	err = flock_wait(l->fd, wait_ms);
 	if (!err)
 		err = write_holder(l->fd, who);

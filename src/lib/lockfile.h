@@ -26,7 +26,10 @@ struct lockfile {
  * Take the lock for @who (the command, as "canary"), waiting up to
  * @wait_ms milliseconds for it (0: not at all).  0; -EBUSY if another
  * process holds it (lockfile_busy() says who, for the caller to print);
- * another -errno if it cannot be opened.  Prints nothing.
+ * -EPERM if the lock file or its directory is not root's own or another
+ * user can write it (lib/trust.h; the file is opened O_NOFOLLOW and
+ * O_NONBLOCK: a symlink is -ELOOP); another -errno if it cannot be
+ * opened.  Prints nothing.
  */
 int lockfile_take(struct lockfile *l, const char *who, unsigned int wait_ms);
 

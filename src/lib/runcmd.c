@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "lib/runcmd.h"
+#include "lib/trust.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +17,8 @@
 
 static void child(char *const argv[], const struct run_io *io, unsigned int timeout_s)
 {
+	char prog[PATH_MAX];
+
 	/*
 	 * Its own group, killed whole on timeout.  Without a limit it stays
 	 * in ours, where the terminal's ^C reaches it.
@@ -33,7 +38,22 @@ static void child(char *const argv[], const struct run_io *io, unsigned int time
 	for (char *const *e = io->env; e && *e; e++)
 		if (putenv(*e))
 			_exit(127);
-	execvp(argv[0], argv);
+	/*
+	 * Never looked up in PATH, never relative to the current directory:
+	 * an absolute path, or a bare name runcmd_find() finds as the
+	 * system's own program.
+	 */
+	if (!strchr(argv[0], '/')) {
+		if (runcmd_find(argv[0], prog, sizeof(prog))) {
+			fprintf(stderr, "rafleet: cannot run %s: not in /usr/sbin, /usr/bin, /sbin or /bin as root's own\n",
+				argv[0]);
+			_exit(127);
+		}
+	} else if (argv[0][0] != '/') {
+		fprintf(stderr, "rafleet: cannot run %s: not an absolute path\n", argv[0]);
+		_exit(127);
+	}
+	execv(argv[0][0] == '/' ? argv[0] : prog, argv);
 	fprintf(stderr, "rafleet: cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
 }
@@ -84,6 +104,22 @@ int run_command_io(char *const argv[], const struct run_io *io, unsigned int tim
 		nanosleep(&step, NULL);
 		waited_ms += POLL_MS;
 	}
+}
+
+int runcmd_find(const char *name, char *out, size_t len)
+{
+	static const char *const dirs[] = { "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], name) >= len)
+			return -ENAMETOOLONG;
+		if (!stat(out, &st) && S_ISREG(st.st_mode) && !access(out, X_OK) &&
+		    !trust_stat(&st))
+			return 0;
+	}
+	snprintf(out, len, "%s", name);
+	return -ENOENT;
 }
 
 const char *run_command_result(int rc, char *buf, size_t len)

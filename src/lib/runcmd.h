@@ -13,7 +13,9 @@
 #define RUNCMD_SIGNALED 256		/* + the signal that killed it */
 
 /*
- * Run @argv (argv[0] a path, or a name looked up in PATH), its standard
+ * Run @argv (argv[0] an absolute path, or a bare name that runcmd_find()
+ * finds: never looked up in PATH or the current directory; a relative
+ * path is refused, as a program that cannot be started: 127), its standard
  * output to @out_fd when that is >= 0, else to our standard error (ours
  * is rafleet's report, JSON or a table: a child never writes into it),
  * for at most @timeout_s seconds (0: no limit).  Its exit status
@@ -35,6 +37,14 @@ struct run_io {
 
 /* run_command() with @io's streams and environment. */
 int run_command_io(char *const argv[], const struct run_io *io, unsigned int timeout_s);
+
+/*
+ * The system's program @name: the first of /usr/sbin, /usr/bin, /sbin and
+ * /bin that holds an executable regular file of that name owned by root
+ * and writable by no one else (lib/trust.h), in @out.  0, or -ENOENT
+ * (@out then holds @name, for messages).
+ */
+int runcmd_find(const char *name, char *out, size_t len);
 
 /* "exit 3", "killed by signal 9", "timed out": for messages. */
 const char *run_command_result(int rc, char *buf, size_t len);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "lib/utf8.h"
 
+#include <stdio.h>
+#include <string.h>
+
 size_t utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned int cp;
@@ -29,4 +32,54 @@ size_t utf8_len(const unsigned char *s, size_t n)
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return len;
+}
+
+/* U+0080..U+009F, the C1 controls (CSI is U+009B): two bytes, 0xc2 0x80..0x9f */
+static int c1_control(const unsigned char *s, size_t len)
+{
+	return len == 2 && s[0] == 0xc2 && s[1] <= 0x9f;
+}
+
+const char *utf8_term_safe(const char *str, char *out, size_t outlen)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	size_t n = strlen((const char *)s), o = 0;
+
+	if (!outlen)
+		return "";
+	while (n) {
+		size_t len = utf8_len(s, n);
+		char esc[8];
+		const char *put = esc;
+		size_t plen;
+
+		if (len == 1 && *s >= 0x20 && *s != 0x7f) {
+			put = (const char *)s;
+			plen = 1;
+		} else if (len > 1 && !c1_control(s, len)) {
+			put = (const char *)s;
+			plen = len;
+		} else {
+			/* a control, or a byte that is no UTF-8: shown, not obeyed */
+			plen = (size_t)snprintf(esc, sizeof(esc), *s == '\n' ? "\\n" :
+						*s == '\r' ? "\\r" : *s == '\t' ? "\\t" : "\\x%02x", *s);
+			len = 1;
+		}
+		if (o + plen >= outlen)
+			break;
+		memcpy(out + o, put, plen);
+		o += plen;
+		s += len;
+		n -= len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+const char *term_safe(const char *str)
+{
+	static char ring[8][1024];
+	static unsigned int next;
+
+	return utf8_term_safe(str, ring[next++ % 8], sizeof(ring[0]));
 }

@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/sysctl.h"
 #include "lib/atomicfile.h"
 #include "lib/env.h"
+#include "lib/parsenum.h"
 
 static const struct action {
 	const char *name;	/* the pending action in the state */
@@ -115,16 +117,27 @@ bool rollout_next(const struct state *s, const struct running *now,
 	return false;
 }
 
-static unsigned int lock_wait_ms(void)
+/* RAFLEET_LOCK_WAIT, seconds 0..LOCK_WAIT_MAX_S, in ms; -EINVAL if it is not one */
+#define LOCK_WAIT_MAX_S 86400
+
+static int lock_wait_ms(unsigned int *ms)
 {
 	const char *env = env_get(ENV_LOCK_WAIT);
+	uint64_t s = 0;
 
-	return env ? (unsigned int)strtoul(env, NULL, 10) * 1000 : 0;
+	if (env && parse_u64(env, LOCK_WAIT_MAX_S, &s)) {
+		fprintf(stderr, "rafleet: RAFLEET_LOCK_WAIT=%s is not a number of seconds 0..%d\n",
+			env, LOCK_WAIT_MAX_S);
+		return -EINVAL;
+	}
+	*ms = (unsigned int)s * 1000;
+	return 0;
 }
 
 int rollout_open(struct rollout **rp, const char *who)
 {
 	struct rollout *r = calloc(1, sizeof(*r));
+	unsigned int wait_ms;
 	char why[512];
 	int err;
 
@@ -134,14 +147,22 @@ int rollout_open(struct rollout **rp, const char *who)
 	r->lock.fd = -1;
 	state_init(&r->st);
 	snprintf(r->who, sizeof(r->who), "rafleet %s", who);
+	err = lock_wait_ms(&wait_ms);
+	if (err)
+		goto fail;
 	err = rollout_state_path(r->path, sizeof(r->path));
 	if (!err)
-		err = lockfile_take(&r->lock, who, lock_wait_ms());
+		err = lockfile_take(&r->lock, who, wait_ms);
 	if (err == -EBUSY) {
 		char busy[PATH_MAX + 160];
 
 		lockfile_busy(&r->lock, busy, sizeof(busy));
 		fprintf(stderr, "rafleet: %s\n", busy);
+		goto fail;
+	}
+	if (err == -EPERM || err == -ELOOP) {
+		fprintf(stderr, "rafleet: refused: the state directory or its lock file is not root's own, or another user can write it (%s)\n",
+			r->path);
 		goto fail;
 	}
 	if (err) {
@@ -158,6 +179,9 @@ int rollout_open(struct rollout **rp, const char *who)
 		goto fail;
 	}
 	running_read(&r->now);
+	/* sysctls a killed canary, calibrate or bench --sysctl changed */
+	if (sysctl_undo_recover(why, sizeof(why)) && why[0])
+		fprintf(stderr, "rafleet %s: %s\n", who, why);
 	err = recover(r);
 	if (!err)
 		err = rollout_observe_boot(r);

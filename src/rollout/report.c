@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "lib/json.h"
+#include "lib/utf8.h"
+
+/* every string of the state may be a user's (a --reason): for a terminal */
+#define S(x) term_safe(x)
 
 static void kernel_row(FILE *f, const char *label, const struct state_kernel *k)
 {
@@ -12,20 +16,20 @@ static void kernel_row(FILE *f, const char *label, const struct state_kernel *k)
 		fprintf(f, "%-9s -\n", label);
 		return;
 	}
-	fprintf(f, "%-9s %s  image %s  initrd %s\n", label, k->release,
-		k->image ? k->image : "-", k->initrd ? k->initrd : "-");
+	fprintf(f, "%-9s %s  image %s  initrd %s\n", label, S(k->release),
+		S(k->image ? k->image : "-"), S(k->initrd ? k->initrd : "-"));
 	if (k->cmdline)
-		fprintf(f, "%-9s   cmdline %s\n", "", k->cmdline);
+		fprintf(f, "%-9s   cmdline %s\n", "", S(k->cmdline));
 	if (k->boot)
 		fprintf(f, "%-9s   boots by %s\n", "", !strcmp(k->boot, "boot-loader") ?
-			"the boot loader, the next boot only (stage --reboot)" : k->boot);
+			"the boot loader, the next boot only (stage --reboot)" : S(k->boot));
 }
 
 static void verdict_row(FILE *f, const char *label, const struct state_verdict *v)
 {
 	if (v->verdict)
-		fprintf(f, "%-9s %s at %s: %s\n", label, v->verdict, v->time ? v->time : "?",
-			v->detail ? v->detail : "");
+		fprintf(f, "%-9s %s at %s: %s\n", label, S(v->verdict), S(v->time ? v->time : "?"),
+			S(v->detail ? v->detail : ""));
 	else
 		fprintf(f, "%-9s -\n", label);
 }
@@ -38,28 +42,28 @@ void rollout_state_table(FILE *f, const struct state *s, const char *next)
 	fprintf(f, "%-9s %s\n", "phase", state_phase_name(s->phase));
 	kernel_row(f, "previous", &s->previous);
 	kernel_row(f, "trial", &s->trial);
-	fprintf(f, "%-9s %s\n", "baseline", s->baseline ? s->baseline : "-");
+	fprintf(f, "%-9s %s\n", "baseline", S(s->baseline ? s->baseline : "-"));
 	verdict_row(f, "health", &s->health);
 	verdict_row(f, "smoke", &s->smoke);
 	if (s->pending.action) {
-		fprintf(f, "%-9s %s, at step %s", "pending", s->pending.action,
-			s->pending.step);
+		fprintf(f, "%-9s %s, at step %s", "pending", S(s->pending.action),
+			S(s->pending.step));
 		for (size_t i = 0; i < s->pending.nr_args; i++)
-			fprintf(f, "%s'%s'", i ? " " : " (", s->pending.args[i]);
+			fprintf(f, "%s'%s'", i ? " " : " (", S(s->pending.args[i]));
 		fprintf(f, "%s\n", s->pending.nr_args ? ")" : "");
 	} else {
 		fprintf(f, "%-9s -\n", "pending");
 	}
-	fprintf(f, "%-9s %s\n", "next", next ? next : "nothing to finish");
+	fprintf(f, "%-9s %s\n", "next", S(next ? next : "nothing to finish"));
 	fprintf(f, "\nfeature decisions\n");
 	if (!s->nr_decisions)
 		fprintf(f, "  none\n");
 	for (size_t i = 0; i < s->nr_decisions; i++) {
 		const struct state_decision *d = &s->decisions[i];
 
-		fprintf(f, "  vm.%-34s %d  %s  %s%s%s\n", d->feature, d->value,
-			d->time, d->reason, d->evidence ? "  evidence: " : "",
-			d->evidence ? d->evidence : "");
+		fprintf(f, "  vm.%-34s %d  %s  %s%s%s\n", S(d->feature), d->value,
+			S(d->time), S(d->reason), d->evidence ? "  evidence: " : "",
+			S(d->evidence ? d->evidence : ""));
 	}
 	fprintf(f, "\nhistory (last %d)\n", ROLLOUT_REPORT_HISTORY);
 	if (!s->nr_history)
@@ -67,8 +71,8 @@ void rollout_state_table(FILE *f, const struct state *s, const char *next)
 	for (size_t i = first; i < s->nr_history; i++) {
 		const struct state_event *e = &s->history[i];
 
-		fprintf(f, "  %s  %-16s %s  [%s]\n", e->time, e->action,
-			e->detail ? e->detail : "", e->kernel ? e->kernel : "-");
+		fprintf(f, "  %s  %-16s %s  [%s]\n", S(e->time), S(e->action),
+			S(e->detail ? e->detail : ""), S(e->kernel ? e->kernel : "-"));
 	}
 }
 

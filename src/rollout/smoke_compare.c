@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The smoke run's counters against the baseline's, and the baseline's key. */
 #include "rollout/smoke_compare.h"
+#include "rollout/smoke_conf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -179,7 +180,10 @@ int smoke_key_of_config(const struct smoke_config *c, const char *release,
 	memset(k, 0, sizeof(*k));
 	snprintf(k->release, sizeof(k->release), "%s", release ? release : "");
 	words(c->scenarios, k->scenarios, sizeof(k->scenarios));
-	snprintf(k->file, sizeof(k->file), "%s", c->file);
+	if (smoke_file_path(c, k->file, sizeof(k->file))) {
+		snprintf(why, len, "RAFLEET_SMOKE_FILE=%s is too long", c->file);
+		return -ENAMETOOLONG;
+	}
 	if (parse_size(c->size, &size)) {
 		snprintf(why, len, "RAFLEET_SMOKE_SIZE=%s is not a size", c->size);
 		return -EINVAL;

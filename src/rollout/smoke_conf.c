@@ -74,16 +74,27 @@ int smoke_config_load(struct smoke_config *c, char *why, size_t len)
 	return envfile_read(SMOKE_CONF, config_line, c, NULL, why, len);
 }
 
+int smoke_file_path(const struct smoke_config *c, char *out, size_t len)
+{
+	/* the host's file under RAFLEET_ROOT, as every other write */
+	return root_path(rootdir_get(), c->file, out, len);
+}
+
 int smoke_bench(const struct smoke_config *c, bool features_off,
 		unsigned int timeout_s, char **json, char *why, size_t len)
 {
 	const char *prog = env_get(ENV_BENCH);
-	char scen[sizeof(c->scenarios)], off[8][96], res[64];
+	char scen[sizeof(c->scenarios)], off[8][96], res[64], file[PATH_MAX];
 	char *argv[MAX_ARGV];
 	int n = 0, rc, err;
 	FILE *out;
 
 	*json = NULL;
+	err = smoke_file_path(c, file, sizeof(file));
+	if (err) {
+		snprintf(why, len, "RAFLEET_SMOKE_FILE=%s: %s", c->file, strerror(-err));
+		return err;
+	}
 	argv[n++] = (char *)(prog ? prog : "/proc/self/exe");
 	argv[n++] = "bench";
 	argv[n++] = "run";
@@ -91,7 +102,7 @@ int smoke_bench(const struct smoke_config *c, bool features_off,
 	for (char *t = strtok(scen, " \t"); t && n < MAX_ARGV - 24; t = strtok(NULL, " \t"))
 		argv[n++] = t;
 	argv[n++] = "--file";
-	argv[n++] = (char *)c->file;
+	argv[n++] = file;
 	argv[n++] = "--size";
 	argv[n++] = (char *)c->size;
 	argv[n++] = "--repeat";

@@ -35,6 +35,13 @@ struct smoke_config {
 int smoke_config_load(struct smoke_config *c, char *why, size_t len);
 
 /*
+ * The file the smoke workloads read: RAFLEET_SMOKE_FILE under
+ * RAFLEET_ROOT (root_path()), so that a fake root contains that write
+ * too.  0 or -errno.
+ */
+int smoke_file_path(const struct smoke_config *c, char *out, size_t len);
+
+/*
  * Run the workloads, every vm.readahead_* feature at 0 if @features_off
  * (bench restores them).  *@json is bench's output (free() it), even on
  * failure when there is some.  0; -EIO if bench failed, -ETIMEDOUT past

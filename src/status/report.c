@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/json.h"
+#include "lib/utf8.h"
 #include "rollout/report.h"
 
 static const char *live_reason(int live)
@@ -382,7 +383,7 @@ int status_table(FILE *f, const struct status *st)
 	if (st->warn.nr || st->warn.lost)
 		fprintf(f, "\nwarnings\n");
 	for (size_t i = 0; i < st->warn.nr; i++)
-		fprintf(f, "  %s\n", st->warn.msg[i]);
+		fprintf(f, "  %s\n", term_safe(st->warn.msg[i]));
 	if (st->warn.lost)
 		fprintf(f, "  %zu more warnings lost: out of memory\n", st->warn.lost);
 	return fflush(f) || ferror(f) ? -EIO : 0;

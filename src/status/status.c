@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "status/status.h"
+#include "host/sysctl.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rollout/core.h"
 #include "lib/statedir.h"
@@ -45,6 +48,16 @@ static int read_boot(struct status *st)
 	return bootloader_menu(&st->bl, &st->boot, &st->warn);
 }
 
+/* a record of sysctls changed and not yet put back (host/sysctl.h) */
+static void undo_pending(struct status *st)
+{
+	char path[PATH_MAX];
+
+	if (!statedir_path(SYSCTL_UNDO_FILE, path, sizeof(path)) && !access(path, F_OK))
+		warn_add(&st->warn, "%s: sysctls changed by a canary, calibrate or bench --sysctl and not yet put back (if it no longer runs, 'rafleet recover' puts them back)",
+			 path);
+}
+
 static void boot_values(struct status *st)
 {
 	for (int i = 0; i < nr_features; i++) {
@@ -58,7 +71,13 @@ static void boot_values(struct status *st)
 		if (b && strcmp(b->value, "0") && strcmp(b->value, "1"))
 			warn_add(&st->warn, "%s:%u: %s = '%s': the kernel takes only 0 or 1",
 				 b->file, b->line, name, b->value);
+		/* the kernel's default is 1 (docs/kernel.md) */
+		else if (fs->live >= 0 && fs->live != (b ? b->value[0] == '1' : 1))
+			warn_add(&st->warn, "%s is %d live but %s at boot (%s): a canary, calibrate or bench --sysctl cut short, or set by hand ('rafleet recover' puts back what rafleet recorded)",
+				 name, fs->live, b ? b->value : "1",
+				 b ? b->file : "the kernel's default");
 	}
+	undo_pending(st);
 }
 
 static void read_rollout(struct status *st)

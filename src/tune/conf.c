@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fileio.h"
 #include "lib/rootdir.h"
 
 static const char *const class_names[TUNE_NR_CLASSES] = {
@@ -197,6 +198,9 @@ int tune_policy_parse(FILE *f, const char *file, struct tune_policy *p,
 	return ret;
 }
 
+/* a policy is a few hundred bytes: at most this */
+#define TUNE_CONF_MAX_BYTES (1 << 20)
+
 int tune_policy_load(const char *root, const char *path,
 		     struct tune_policy *p, char *err, size_t errlen)
 {
@@ -211,10 +215,10 @@ int tune_policy_load(const char *root, const char *path,
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
-	f = fopen(real, "re");
+	f = fopen_input(real, TUNE_CONF_MAX_BYTES, &ret);
 	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, ret == -EINVAL ? "not a regular file" :
+			 ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));
 		return ret;
 	}
 	ret = tune_policy_parse(f, path, p, err, errlen);

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "host/bootloader.h"
+#include "host/grubenv.h"
 #include "host/efivar.h"
 #include "host/grubcfg.h"
 #include "lib/runcmd.h"
@@ -426,7 +427,7 @@ static void test_grub(void)
 	/* GRUB's 00_header, booting it: "set next_entry=; save_env next_entry" */
 	{
 		char env[sizeof(root) + 64];
-		char *argv[] = { "grub-editenv", env, "set", "next_entry=", NULL };
+		char *argv[] = { (char *)grubenv_editenv(), env, "set", "next_entry=", NULL };
 
 		snprintf(env, sizeof(env), "%s/boot/grub/grubenv", root);
 		is_i64(run_to(argv, NULL), 0, "next_entry= (empty), as GRUB leaves it once it has booted one");

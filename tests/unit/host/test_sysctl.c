@@ -30,7 +30,13 @@ int main(void)
 
 	if (!ok(mkdtemp(root) != NULL, "temp dir"))
 		return tap_done();
+	char state[300];
+
 	setenv("RAFLEET_PROCSYS", root, 1);
+	/* the undo record goes to the state directory: the test's own */
+	snprintf(state, sizeof(state), "%s/state", root);
+	setenv("RAFLEET_STATE_DIR", state, 1);
+	fakefs_put(root, "kernel/random/boot_id", "boot-1\n");
 	fakefs_put(root, "vm/readahead_async_keep_half", "1\n");
 	fakefs_put(root, "vm/page-cluster", "3\n");
 
@@ -74,6 +80,51 @@ int main(void)
 	is_str(get("vm.readahead_async_keep_half"), "0", "  still 0: a change meant to stay");
 	is_i64(sysctl_set("vm.nonexistent", "1\n"), -ENOENT, "sysctl_set: a missing sysctl is -ENOENT");
 	is_i64(sysctl_set("vm/../x", "1\n"), -EINVAL, "sysctl_set: a bad name is -EINVAL");
+
+	/* the write-ahead record: a SIGKILL is undone by sysctl_undo_recover() */
+	{
+		char msg[512], rec[400];
+
+		snprintf(rec, sizeof(rec), "%s/%s", state, SYSCTL_UNDO_FILE);
+		sysctl_set("vm.readahead_async_keep_half", "1\n");
+		is_i64(sysctl_undo_recover(msg, sizeof(msg)), 0, "no record: nothing to recover");
+		pid = fork();
+		if (pid == 0) {
+			sysctl_set_saved("vm.readahead_async_keep_half", "0");
+			sysctl_set_saved("vm.page-cluster", "7");
+			raise(SIGKILL);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+		ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "a writer killed with SIGKILL");
+		ok(!strcmp(get("vm.readahead_async_keep_half"), "0") && !strcmp(get("vm.page-cluster"), "7"),
+		   "  left both values changed");
+		ok(!access(rec, F_OK), "  and its record, written before the change");
+		is_i64(sysctl_undo_recover(msg, sizeof(msg)), 1, "recover: done");
+		ok(!strcmp(get("vm.readahead_async_keep_half"), "1") && !strcmp(get("vm.page-cluster"), "3"),
+		   "  both put back: %s", msg);
+		ok(access(rec, F_OK) && errno == ENOENT, "  the record removed");
+		/* the same kill, then a reboot: the record is only dropped */
+		pid = fork();
+		if (pid == 0) {
+			sysctl_set_saved("vm.readahead_async_keep_half", "0");
+			raise(SIGKILL);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+		fakefs_put(root, "kernel/random/boot_id", "boot-2\n");
+		sysctl_set("vm.readahead_async_keep_half", "1\n");
+		is_i64(sysctl_undo_recover(msg, sizeof(msg)), 1, "after a reboot: the record dropped");
+		ok(strstr(msg, "earlier boot") && access(rec, F_OK), "  says so, and it is gone: %s", msg);
+		/* a writer that still runs keeps its record */
+		is_i64(sysctl_set_saved("vm.readahead_async_keep_half", "0"), 0, "a record of our own");
+		is_i64(sysctl_undo_recover(msg, sizeof(msg)), -EBUSY, "  left alone while its writer runs");
+		is_i64(sysctl_restore_all(), 0, "  restored by the writer");
+		ok(access(rec, F_OK) && !strcmp(get("vm.readahead_async_keep_half"), "1"),
+		   "  which removes the record");
+		fakefs_put(state, SYSCTL_UNDO_FILE, "{ not json");
+		is_i64(sysctl_undo_recover(msg, sizeof(msg)), -EBADMSG, "a damaged record: -EBADMSG, not touched");
+	}
 	fakefs_rm_tree(root);
 	return tap_done();
 }
