@@ -36,6 +36,10 @@
 #                       (RAFLEET_ARCH, FLAVOR: the page size's)
 #   make vm-debug       the series under stress, sysctl flips and injected
 #                       faults on the debug kernel (VARIANT=debug)
+#   make trinity        Debian's trinity fuzzer on the debug kernel, aimed at the
+#                       series' system calls on ext4, xfs and btrfs files, the
+#                       switches flipping beside it (TRINITY_SECONDS=600 a file
+#                       system; vm-debug runs it for 60)
 #   make vm-stress      the stress of vm-debug repeated in one boot
 #                       (STRESS_RUNS=5 rounds of STRESS_FS="ext4 xfs btrfs",
 #                       STRESS_SECONDS=60 each, two files of STRESS_MIB=64;
@@ -43,6 +47,11 @@
 #                       STRESS_FLIPS=noflip)
 #   make vm-fragment    seed 000 on fragmented memory, debug kernel (make
 #                       check runs it on the patched kernel, in vm-slow)
+#   make kselftest      the kernel's own mm selftests (tests/vm/kselftest-list)
+#                       built from the pinned source, on the patched kernel with
+#                       every switch at 1 and at 0 and on 7.3.4: a test that
+#                       passes on 7.3.4 and fails on ours fails (out/kselftest)
+#   make kselftest-check the same for the list's make check subset
 #   make vm-seed004     seed 004's benchmark, both switches on and off, in
 #                       one boot on a throttled ext4 disk; RAFLEET_ARCH=arm64
 #                       FLAVOR=virt-64k, where its cover letter measured
@@ -160,7 +169,7 @@ endif
 endif
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
-	pkg-boot unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-seed004 vm-canary vm-canary-full vm-kexec vm-smoke-aa demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
+	pkg-boot unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-seed004 vm-canary vm-canary-full vm-kexec vm-smoke-aa kselftest kselftest-check trinity demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
 
 all: packages
 
@@ -465,6 +474,35 @@ vm-debug: tools
 		RAFLEET_VM_APPEND=loglevel=5 \
 		RAFLEET_VM_TIMEOUT=$${RAFLEET_VM_TIMEOUT:-2400} \
 		tests/vm/run $(DEBUG_BZIMAGE) $(GUEST_BIN)
+
+# trinity: Debian's system-call fuzzer (tests/vm/guest/test_trinity.c) as
+# user nobody on files of the writable ext4, xfs and btrfs disks, aimed at
+# the calls the series touches, while the six switches flip; on the debug
+# kernel with two vCPUs, as vm-debug.  Any kernel report, new taint or
+# hang fails it.  TRINITY_SECONDS a file system (vm-debug: 60).
+TRINITY_SECONDS ?= 600
+TRINITY_BIN = $(shell command -v trinity 2> /dev/null)
+trinity: tools
+	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) debug bzImage
+	@[ -n "$(TRINITY_BIN)" ] || { echo "not ok - trinity is not installed (scripts/deps.list)"; exit 1; }
+	echo "test_trinity $(TRINITY_SECONDS) /mnt/rw-ext4 /mnt/rw-xfs /mnt/rw-btrfs" > $(OUT)/trinity.suite
+	QEMU_TCG_SMP=2 QEMU_TCG_THREAD=single RAFLEET_VM_SUITE=$(OUT)/trinity.suite RAFLEET_VM_EXTRA="rw slow" \
+		RAFLEET_VM_WORK=out/vm-trinity RAFLEET_VM_APPEND=loglevel=5 \
+		RAFLEET_VM_TIMEOUT=$$(( 3 * ($(TRINITY_SECONDS) + 240) + 600 )) \
+		tests/vm/run $(DEBUG_BZIMAGE) $(GUEST_BIN) $(TRINITY_BIN)
+
+# kselftest, kselftest-check: the kernel's own mm selftests, built from the
+# pinned 7.3.4 tree (scripts/prep-tree's vanilla tree, which stays
+# untouched: tests/vm/kselftest-build), in the guest on the patched kernel
+# (every switch at 1, then at 0) and on 7.3.4 (tests/vm/kselftest: the
+# table in out/kselftest/table.md, known failures in
+# tests/vm/kselftest-known).  kselftest-check: the list's check subset.
+KSFT_BIN := $(OUT)/kselftest-build
+kselftest kselftest-check: tools kernel
+	scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) vanilla
+	tests/vm/kselftest-build $$(scripts/prep-tree --tree $(RAFLEET_CACHE) vanilla) $(KSFT_BIN)
+	tests/vm/kselftest $(if $(filter kselftest-check,$@),check,all) $(KIMAGE) \
+		$$(scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) vanilla) $(KSFT_BIN)/bin $(OUT)/guest/run_as
 
 # vm-stress: test_ra_stress again and again in one boot, to chase a hang
 # seen once (docs/testing.md).  Every round runs and is reported; one that
