@@ -365,6 +365,26 @@ struct ra_kmsg {
 	unsigned int copy;	/* records still to copy whole, as "#" lines */
 };
 
+/*
+ * The next of a series of absolute deadlines @ns apart (CLOCK_MONOTONIC,
+ * for clock_nanosleep(TIMER_ABSTIME)); one already past moves to now: a
+ * late sleeper does not catch up in a burst.
+ */
+static inline void ra_next_deadline(struct timespec *next, long ns)
+{
+	struct timespec now;
+
+	next->tv_nsec += ns;
+	if (next->tv_nsec >= 1000000000L) {
+		next->tv_nsec -= 1000000000L;
+		next->tv_sec++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > next->tv_sec ||
+	    (now.tv_sec == next->tv_sec && now.tv_nsec > next->tv_nsec))
+		*next = now;
+}
+
 static inline double ra_now(void)
 {
 	struct timespec ts;

@@ -331,21 +331,12 @@ static int flipper_main(void *arg)
 	while (!stopping()) {
 		const struct feature *f = &features[ra_rand(&w->rng) % nr_features];
 		int err = feature_set(f, ra_rand(&w->rng) & 1);
-		struct timespec now;
 
 		if (err)
 			fail(w->slot, f->name, 0, 0, -err);
 		else
 			w->slot->flips++;
-		next.tv_nsec += FLIP_NS;
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec > next.tv_sec ||
-		    (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
-			next = now;	/* late: no catching up in a burst */
+		ra_next_deadline(&next, FLIP_NS);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
 	return 0;

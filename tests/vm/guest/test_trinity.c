@@ -73,7 +73,6 @@ static int flipper_main(void *arg)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!atomic_load(&sh->stop)) {
 		const struct feature *f = &features[ra_rand(&rng) % nr_features];
-		struct timespec now;
 
 		if (feature_set(f, ra_rand(&rng) & 1)) {
 			if (++sh->errors <= 4)
@@ -81,15 +80,7 @@ static int flipper_main(void *arg)
 		} else {
 			sh->flips++;
 		}
-		next.tv_nsec += FLIP_NS;
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec > next.tv_sec ||
-		    (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
-			next = now;
+		ra_next_deadline(&next, FLIP_NS);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
 	return 0;
