@@ -33,6 +33,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bench/measure.h"
 #include "ra_check.h"
 
 #ifndef MADV_COLLAPSE
@@ -103,6 +104,8 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < attempts; i++) {
 		bool on = i < (attempts + 1) / 2;
+		struct ra_tally t;
+		uint64_t resident;
 		int fd, err = 0;
 		void *map;
 		long kb;
@@ -120,20 +123,11 @@ int main(int argc, char **argv)
 			break;
 		}
 		/* cold: not a page of it cached (the old fix passed on a warm one) */
-		{
-			unsigned char vec[FILE_SIZE / RA_PAGE];
-			size_t resident = 0;
-
-			if (mincore(map, FILE_SIZE, vec))
-				diag("attempt %d: mincore: %s", i, strerror(errno));
-			else
-				for (size_t p = 0; p < sizeof(vec); p++)
-					resident += vec[p] & 1;
-			cold += !resident;
-			if (resident)
-				diag("attempt %d: %zu pages were cached before MADV_COLLAPSE", i,
-				     resident);
-		}
+		resident = measure_resident_pages(path, FILE_SIZE);
+		cold += !resident;
+		if (resident)
+			diag("attempt %d: %llu pages were cached before MADV_COLLAPSE", i,
+			     (unsigned long long)resident);
 		if (madvise(map, FILE_SIZE, MADV_COLLAPSE))
 			err = errno;
 		collapsed += !err;
@@ -141,22 +135,9 @@ int main(int argc, char **argv)
 		 * Every word as written, through the mapping; the reads also
 		 * fault it in, which maps a PMD-sized folio by its PMD.
 		 */
-		{
-			void *copy = malloc(FILE_SIZE);
-			bool same = false;
-
-			if (copy && ra_copy_mapped(copy, map, FILE_SIZE)) {
-				void *want = malloc(FILE_SIZE);
-
-				if (want) {
-					ra_fill(file.id, 0, want, FILE_SIZE);
-					same = !memcmp(copy, want, FILE_SIZE);
-					free(want);
-				}
-			}
-			intact += same;
-			free(copy);
-		}
+		memset(&t, 0, sizeof(t));
+		ra_map_read(&file, "collapsed", map, 0, FILE_SIZE, &t);
+		intact += !t.bad && !t.sigbus && !t.errors;
 		kb = file_pmd_kb(map);
 		diag("attempt %d (switches %d): MADV_COLLAPSE %s, FilePmdMapped %ld kB", i, on,
 		     err ? strerror(err) : "0", kb);
