@@ -15,7 +15,10 @@
 #                       RAFLEET_ARCH=arm64: cross-built for QEMU's arm64 virt
 #                       machine, FLAVOR=virt-64k with 64K pages
 #   make tools          build the rafleet command and the guest programs
-#                       (OUT=out, CC=cc), then make layers
+#                       (OUT=out, CC=cc), then make layers; TEST_BUILD=1:
+#                       OUT/rafleet is a test build, obeying the test-only
+#                       variables of docs/environment.md (the tests' build;
+#                       OUT/shipped/rafleet is always the shipped one)
 #   make layers         link each layer of src/ over only the layers below it:
 #                       an upward call fails to build
 #   make install        install the tools (DESTDIR, PREFIX, UNITDIR...)
@@ -186,7 +189,7 @@ sources: deps
 kernel: sources
 	RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel $(RAFLEET_CACHE) $(FLAVOR) $(VARIANT)
 
-tools: $(OUT)/rafleet $(GUEST_BIN) layers
+tools: $(OUT)/rafleet $(OUT)/shipped/rafleet $(GUEST_BIN) layers
 
 $(OUT)/obj/%.o: src/%.c VERSION
 	@mkdir -p $(@D)
@@ -195,7 +198,7 @@ $(OUT)/obj/%.o: src/%.c VERSION
 # kept: the archives are made of them, rebuilt one object at a time
 .SECONDARY: $(OBJ) $(OUT)/obj/main.o $(ARCHIVES:.a=.list)
 
--include $(OBJ:.o=.d) $(OUT)/obj/main.d
+-include $(OBJ:.o=.d) $(OUT)/obj/main.d $(OUT)/obj/lib/env-test.d
 
 # one archive per layer, rebuilt whole when a file of the folder changes,
 # joins it or leaves it: lib%.list holds the members and is rewritten
@@ -213,7 +216,31 @@ $(OUT)/lib/lib%.a: $$(call layer_objs,$$*) $(OUT)/lib/lib%.list
 # not .PHONY, which is the user's targets, each in `make help`)
 FORCE:
 
-$(OUT)/rafleet: $(OUT)/obj/main.o $(ARCHIVES)
+# The test build: the one file that reads the environment (lib/env.c)
+# compiled with RAFLEET_TEST_BUILD, linked ahead of the archives (whose
+# env.o is the shipped one), so that the test-only variables of
+# docs/environment.md are obeyed.  TEST_BUILD=1 makes OUT/rafleet one
+# (scripts/check exports it); the default, and the packages (which say
+# TEST_BUILD=0 themselves), build the shipped binary.  The unit tests and
+# guest programs always link the test one; OUT/shipped/rafleet is always
+# the shipped one (tests/host/test_attacker runs both).
+TEST_BUILD ?= 0
+ENV_TEST_OBJ := $(OUT)/obj/lib/env-test.o
+$(ENV_TEST_OBJ): src/lib/env.c VERSION
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -MMD -MP -Isrc -DRAFLEET_TEST_BUILD -DRAFLEET_VERSION='"$(VERSION)"' $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# rewritten only when TEST_BUILD changes: OUT/rafleet is relinked then
+$(OUT)/test-build.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(TEST_BUILD)' | cmp -s - $@ 2>/dev/null || echo '$(TEST_BUILD)' > $@
+
+$(OUT)/rafleet: $(OUT)/obj/main.o $(ENV_TEST_OBJ) $(ARCHIVES) $(OUT)/test-build.stamp
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OUT)/obj/main.o \
+		$(if $(filter 1,$(TEST_BUILD)),$(ENV_TEST_OBJ)) $(ARCHIVES) $(LDLIBS)
+
+$(OUT)/shipped/rafleet: $(OUT)/obj/main.o $(ARCHIVES)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # layers: each layer's archive linked whole over only the layers below it
@@ -227,16 +254,16 @@ $(OUT)/layers/%: tests/build/layer-main.c $(OUT)/lib/lib%.a $$(call layer_archiv
 		-Wl,--no-whole-archive $(call layer_archives,$(BELOW_$*)) $(LDLIBS)
 
 # a unit test links against its own folder's layer and those below it
-$(OUT)/unit/%: tests/unit/%.c $(ARCHIVES) $(wildcard tests/unit/*.h)
+$(OUT)/unit/%: tests/unit/%.c $(ARCHIVES) $(ENV_TEST_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -MMD -MP $(CFLAGS) -Isrc -Itests/unit -o $@ $< \
+	$(CC) $(WARN) -MMD -MP $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(ENV_TEST_OBJ) \
 		$(call layer_archives,$(firstword $(subst /, ,$*)) $(BELOW_$(firstword $(subst /, ,$*)))) $(LDLIBS)
 
 -include $(UNIT_BIN:=.d)
 
-$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) tests/unit/tap.h $(wildcard tests/vm/guest/*.h)
+$(OUT)/guest/%: tests/vm/guest/%.c $(ARCHIVES) $(ENV_TEST_OBJ) tests/unit/tap.h $(wildcard tests/vm/guest/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(call layer_archives,$(LAYERS)) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(ENV_TEST_OBJ) $(call layer_archives,$(LAYERS)) $(LDLIBS)
 
 # Where `make install` puts the tools.  The RPM takes the defaults (the
 # FHS paths of Fedora and of merged-/usr Debian); debian/rules sets the
@@ -255,7 +282,10 @@ UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 # dnf's plugin directory: empty, no dnf plugin (the DEB); the RPM names it
 DNFPLUGINDIR ?=
 
+# a test build (TEST_BUILD=1) is never installed: it obeys the test switches
 install: $(OUT)/rafleet
+	@if [ "$$(cat $(OUT)/test-build.stamp 2>/dev/null)" = 1 ]; then \
+		echo "make install: $(OUT)/rafleet is a test build (TEST_BUILD=1): not installed; make TEST_BUILD=0 install"; exit 1; fi
 	install -D -m 0755 $(OUT)/rafleet $(DESTDIR)$(PREFIX)/bin/rafleet
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/fio $(DESTDIR)$(STATEDIR)
 	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "lib/env.h"
 
 static const struct {
 	const char *name;
@@ -36,6 +37,13 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	char why[160];
+
+	/* the shipped binary obeys no test switch, and says so */
+	if (env_check(why, sizeof(why))) {
+		fprintf(stderr, "rafleet: %s\n", why);
+		return EXIT_USAGE;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -45,7 +53,8 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("rafleet %s\n", RAFLEET_VERSION);
+		printf("rafleet %s%s\n", RAFLEET_VERSION,
+		       env_test_build() ? " (test build)" : "");
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

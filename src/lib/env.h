@@ -9,6 +9,9 @@
 #ifndef RAFLEET_ENV_H
 #define RAFLEET_ENV_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 enum env_var {
 	/* where the host is: paths (tests, and an operator's mounted image) */
 	ENV_ROOT,		/* RAFLEET_ROOT: /etc, /boot, ... under it */
@@ -35,8 +38,23 @@ enum env_var {
 	ENV_NR
 };
 
-/* The variable's value, NULL when it is unset or empty (read each time). */
+/*
+ * The variable's value, NULL when it is unset or empty (read each time),
+ * or when it is a test-only variable and this is not a test build.
+ */
 const char *env_get(enum env_var v);
+
+/* Is this binary a test build (make TEST_BUILD=1; lib/env.c)? */
+bool env_test_build(void);
+
+/* Is @v a test build's variable alone (the "tests" rows of docs/environment.md)? */
+bool env_test_only(enum env_var v);
+
+/*
+ * 0, or -EPERM with @why naming the first test-only variable set while
+ * this is not a test build: main() refuses to start then.
+ */
+int env_check(char *why, size_t len);
 
 /* Its name, "RAFLEET_ROOT"; for messages. */
 const char *env_name(enum env_var v);
