@@ -225,6 +225,8 @@ FORCE:
 # guest programs always link the test one; OUT/shipped/rafleet is always
 # the shipped one (tests/host/test_attacker runs both).
 TEST_BUILD ?= 0
+# the targets that run the tools with test switches build a test one
+vm-canary vm-canary-full vm-kexec vm-smoke-aa trial-failures node-grub generic-boot fleet: TEST_BUILD = 1
 ENV_TEST_OBJ := $(OUT)/obj/lib/env-test.o
 $(ENV_TEST_OBJ): src/lib/env.c VERSION
 	@mkdir -p $(@D)
@@ -596,7 +598,7 @@ trial-failures: packages tools
 # followed by a cold start, and two promotes that reset the machine inside
 # their write of grubenv (tests/host/test_node_grub; `make check` runs it).
 node-grub: packages tools
-	tests/host/test_node_grub $(RAFLEET_CACHE) out/deb
+	RAFLEET=$(OUT)/rafleet tests/host/test_node_grub $(RAFLEET_CACHE) out/deb
 
 # secure-boot: the kernel image kernel-rafleet-virt-core ships, under OVMF's
 # Secure Boot firmware with Debian's snakeoil keys, after our certificate

@@ -309,6 +309,24 @@ node_dnf_base() {
 	run_ok "dnf installs the node base into the node root" dnf_node install "$d/rafleet-node-base.rpm"
 }
 
+# node_test_rafleet ROOT: the test build of rafleet (docs/environment.md)
+# as ROOT/usr/local/libexec/rafleet-test, beside the packaged /usr/bin/rafleet.
+# The packaged binary obeys no test switch; the node steps that inject a
+# failure through one (RAFLEET_FAILPOINT in a drop-in of
+# rafleet-promote.service, RAFLEET_CANARY for the guard, RAFLEET_PROCSYS
+# in a chroot) run this one, built from the same source.  It is $RAFLEET,
+# else the tree's out/gcc/rafleet, and must say it is a test build
+# (make check builds its tools with TEST_BUILD=1).
+node_test_rafleet() {
+	local root=$1 bin
+	bin=${RAFLEET:-$(dirname "${BASH_SOURCE[0]}")/../../out/gcc/rafleet}
+	case "$("$bin" --version 2> /dev/null)" in
+	*"(test build)"*) ;;
+	*) echo "node_test_rafleet: $bin is not a test build (make tools OUT=out/gcc TEST_BUILD=1)" >&2; return 1 ;;
+	esac
+	install -D -m 0755 "$bin" "$root/usr/local/libexec/rafleet-test"
+}
+
 # boot_entries ROOT FILTER: "LINUX INITRD OPTIONS" of each boot loader
 # entry of ROOT/boot that FILTER keeps (a Python expression of e, one of
 # `rafleet status --json`'s boot_entries: e["id"], e["default"] ...), as

@@ -69,12 +69,19 @@ entry_default() { sed -n 's/^default *//p' /boot/loader/loader.conf; }
 # drop-in of rafleet-promote.service): the driver defines entry_default,
 # arm and next; t, patched and vanilla are set.
 promote_dropin=/etc/systemd/system/rafleet-promote.service.d/50-rafleet-test.conf
+# promote_failpoint FAILPOINT [DIRECTIVE...]: the drop-in that has promote
+# stop at FAILPOINT: the unit then runs the node's test build
+# (node_test_rafleet), since the packaged rafleet refuses RAFLEET_FAILPOINT
+promote_failpoint() {
+	mkdir -p "${promote_dropin%/*}"
+	{ printf '[Service]\nEnvironment=RAFLEET_FAILPOINT=%s\n' "$1"; shift
+	  printf '%s\n' "$@" 'ExecStart=' 'ExecStart=/usr/local/libexec/rafleet-test promote'; } > "$promote_dropin"
+}
 # reset_case FAILPOINT NEXT WHAT: stage a healthy trial whose promote
 # resets the machine at FAILPOINT (the unit's sandbox keeps /proc's kernel
 # files read-only, /proc/sysrq-trigger among them: opened for the test)
 reset_case() {
-	mkdir -p "${promote_dropin%/*}"
-	printf '[Service]\nEnvironment=RAFLEET_FAILPOINT=%s:reset\nProtectKernelTunables=no\n' "$1" > "$promote_dropin"
+	promote_failpoint "$1:reset" ProtectKernelTunables=no
 	echo "$1" > $t/reset-at
 	arm none; next "$2"
 	say "stage $patched; its promote will reset the machine at $1 ($3)"
