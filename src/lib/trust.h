@@ -36,4 +36,31 @@ int trust_dir_of(const char *path, char *why, size_t len);
  */
 int trust_open(const char *path, int flags, char *why, size_t len);
 
+/*
+ * What @path names, as the host under @root ("/" for this host, else
+ * $RAFLEET_ROOT) sees it, followed from the real / one name at a time, and
+ * nothing on the way that another user could have written: every
+ * directory passed through trusted (as trust_dir()), every symlink owned
+ * by root or us (in a sticky directory its owner can replace it) and
+ * followed by hand, an absolute target under @root (at most 40), and what
+ * it ends at owned by root or us and writable by no other user.  With
+ * TRUST_NO_STICKY, what it ends at is writable by no other user even if it
+ * is a sticky directory: a directory whose names are programs to run, where
+ * a name another user adds (a hard link to a program of root's) would be
+ * run.  A symlink to /dev/null (the way to mask a file) ends the walk
+ * there: @out is "/dev/null".
+ *
+ * 0 with the real path it ends at in @out, no symlink in it (what to open
+ * or run); -ENOENT when a name on the way is missing, every directory
+ * before it trusted (so no other user can make it appear); -EPERM when
+ * another user could have written a part, @why saying which, whose and
+ * what mode; -EINVAL for a relative @root or @path; -ELOOP, -ENOTDIR,
+ * -ENAMETOOLONG, -errno, each with @why.
+ * Nothing is opened: run the program by @out, which another user cannot
+ * change (only root could swap a part of it between the check and the run).
+ */
+#define TRUST_NO_STICKY 1u
+int trust_path(const char *root, const char *path, unsigned int flags, char *out,
+	       size_t outlen, char *why, size_t len);
+
 #endif

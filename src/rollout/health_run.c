@@ -15,6 +15,7 @@
 #include "lib/rootdir.h"
 #include "lib/runcmd.h"
 #include "lib/strbuf.h"
+#include "lib/trust.h"
 #include "lib/utf8.h"
 #include "lib/warnings.h"
 
@@ -29,7 +30,7 @@ const char *health_verdict_name(enum health_verdict v)
 		[HV_PASS] = "pass", [HV_FAIL] = "fail", [HV_TIMEOUT] = "timeout",
 		[HV_KILLED] = "killed", [HV_NOT_EXECUTABLE] = "not-executable",
 		[HV_BAD_OUTPUT] = "bad-output", [HV_ERROR] = "error",
-		[HV_MASKED] = "masked",
+		[HV_MASKED] = "masked", [HV_UNTRUSTED] = "untrusted",
 	};
 
 	return (size_t)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
@@ -82,28 +83,72 @@ static struct health_check *find(struct health_report *rep, size_t from, const c
 	return NULL;
 }
 
-/* The files of @base/KIND.d into @rep (an /etc one replaces its name's). */
+/* A new entry of @kind in @rep, or NULL (with @why) past HEALTH_CHECKS_MAX. */
+static struct health_check *add(struct health_report *rep, size_t first, enum health_kind kind,
+				const char *dir, const char *name, char *why, size_t len)
+{
+	struct health_check *c;
+
+	if (rep->nr - first >= HEALTH_CHECKS_MAX) {
+		snprintf(why, len, "%s: more than %d checks", dir, HEALTH_CHECKS_MAX);
+		return NULL;
+	}
+	c = &rep->checks[rep->nr++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%.127s", name);	/* its length checked before */
+	c->kind = kind;
+	c->status = -1;
+	return c;
+}
+
+/*
+ * The files of @base/KIND.d into @rep (an /etc one replaces its name's).
+ * A directory another user could write: an untrusted entry of its own,
+ * and each name in it untrusted, none to be run.
+ */
 static int list_dir(struct health_report *rep, size_t first, enum health_kind kind,
 		    const char *base, bool is_etc, char *why, size_t len)
 {
-	char dir[160], full[PATH_MAX];
+	char dir[160], full[PATH_MAX], untrusted[400];
 	struct warnings w = { 0 };
+	struct health_check *c;
 	struct dirent *e;
 	DIR *d;
 	int err = 0;
 
 	snprintf(dir, sizeof(dir), "%s/%s.d", base, health_kind_name(kind));
-	d = root_opendir(rootdir_get(), dir, full, sizeof(full), &w);
+	err = trust_path(rootdir_get(), dir, TRUST_NO_STICKY, full, sizeof(full), untrusted,
+			 sizeof(untrusted));
+	if (err == -ENOENT || err == -ENOTDIR)
+		return 0;	/* none: no checks there, and none another user can add */
+	if (err && err != -EPERM) {
+		snprintf(why, len, "%s", untrusted);
+		return -EIO;
+	}
+	if (err) {
+		c = add(rep, first, kind, dir, dir, why, len);
+		if (!c)
+			return -E2BIG;
+		c->verdict = HV_UNTRUSTED;
+		snprintf(c->path, sizeof(c->path), "%s", dir);
+		snprintf(c->summary, sizeof(c->summary), "no check of this directory is run: %s",
+			 untrusted);
+		d = root_opendir(rootdir_get(), dir, full, sizeof(full), &w);	/* only its names */
+	} else {
+		untrusted[0] = '\0';
+		d = opendir(full);
+		if (!d && errno != ENOTDIR)
+			warn_add(&w, "%s: %s", dir, strerror(errno));
+	}
+	err = 0;
 	if (!d) {
 		if (!w.nr)
-			return 0;	/* none: no checks there */
+			return 0;	/* not a directory: no checks there */
 		snprintf(why, len, "%s", w.msg[0]);
 		warn_free(&w);
 		return -EIO;
 	}
 	while ((e = readdir(d))) {
-		struct health_check *c;
-
 		if (not_a_check(e->d_name))
 			continue;
 		if (strlen(e->d_name) >= sizeof(c->name)) {
@@ -115,19 +160,17 @@ static int list_dir(struct health_report *rep, size_t first, enum health_kind ki
 		c = find(rep, first, e->d_name);
 		if (c && !is_etc)
 			continue;	/* /etc's, read first, stands */
+		if (!c)
+			c = add(rep, first, kind, dir, e->d_name, why, len);
 		if (!c) {
-			if (rep->nr - first >= HEALTH_CHECKS_MAX) {
-				snprintf(why, len, "%s: more than %d checks", dir, HEALTH_CHECKS_MAX);
-				err = -E2BIG;
-				break;
-			}
-			c = &rep->checks[rep->nr++];
-			memset(c, 0, sizeof(*c));
-			snprintf(c->name, sizeof(c->name), "%.127s", e->d_name);	/* its length checked above */
-			c->kind = kind;
-			c->status = -1;
+			err = -E2BIG;
+			break;
 		}
 		snprintf(c->path, sizeof(c->path), "%s/%.127s", dir, e->d_name);
+		if (untrusted[0]) {
+			c->verdict = HV_UNTRUSTED;
+			snprintf(c->summary, sizeof(c->summary), "not run: %s", untrusted);
+		}
 	}
 	closedir(d);
 	warn_free(&w);
@@ -222,7 +265,9 @@ static void judge_output(struct health_check *c, int fd, int rc)
 	last_line(buf, c->summary, sizeof(c->summary));
 }
 
-static void run_one(struct health_check *c, unsigned int timeout_s, const char *kernel)
+/* Run @c, whose file is @real (trust_path() checked it). */
+static void run_one(struct health_check *c, const char *real, unsigned int timeout_s,
+		    const char *kernel)
 {
 	char full[PATH_MAX], env_kind[64], env_timeout[64], env_kernel[320], res[64];
 	char *argv[] = { full, NULL };
@@ -232,7 +277,7 @@ static void run_one(struct health_check *c, unsigned int timeout_s, const char *
 	double t0;
 	int fd, rc;
 
-	if (root_path(rootdir_get(), c->path, full, sizeof(full)) || stat(full, &st)) {
+	if ((size_t)snprintf(full, sizeof(full), "%s", real) >= sizeof(full) || stat(full, &st)) {
 		c->verdict = HV_NOT_EXECUTABLE;
 		snprintf(c->summary, sizeof(c->summary), "cannot be read: %s", strerror(errno));
 		return;
@@ -281,18 +326,36 @@ out:
 		close(io.in_fd);
 }
 
-/* Masked: a symlink to /dev/null, or an empty file, in /etc. */
-static bool masked(const struct health_check *c)
+/* Masked: a symlink to /dev/null, or an empty file, in /etc (@real what it is). */
+static bool masked(const struct health_check *c, const char *real)
 {
-	char full[PATH_MAX];
-	bool devnull = false;
 	struct stat st;
 
 	if (strncmp(c->path, HEALTH_ETC_DIR "/", sizeof(HEALTH_ETC_DIR)))
 		return false;
-	if (root_resolve(rootdir_get(), c->path, full, sizeof(full), &devnull))
-		return false;
-	return devnull || (!stat(full, &st) && S_ISREG(st.st_mode) && st.st_size == 0);
+	return !strcmp(real, "/dev/null") ||
+	       (!stat(real, &st) && S_ISREG(st.st_mode) && st.st_size == 0);
+}
+
+/*
+ * Is @c's file (its path, every directory above it, each symlink on the
+ * way) one no other user could have written?  If so, what it is in @real;
+ * if not, its verdict set.
+ */
+static bool trusted(struct health_check *c, char *real, size_t len)
+{
+	char why[400];
+	int err;
+
+	if (c->verdict == HV_UNTRUSTED)
+		return false;	/* its directory is not: see list_dir() */
+	err = trust_path(rootdir_get(), c->path, 0, real, len, why, sizeof(why));
+	if (!err)
+		return true;
+	c->verdict = err == -EPERM ? HV_UNTRUSTED : HV_NOT_EXECUTABLE;
+	snprintf(c->summary, sizeof(c->summary), "%s: %s",
+		 err == -EPERM ? "not run" : "cannot be read", why);
+	return false;
 }
 
 static void sentence(struct health_report *rep)
@@ -332,13 +395,16 @@ int health_run(unsigned int timeout_s, const char *kernel, struct health_report 
 		return err;
 	for (size_t i = 0; i < rep->nr; i++) {
 		struct health_check *c = &rep->checks[i];
+		char real[PATH_MAX];
 
-		if (masked(c)) {
-			c->verdict = HV_MASKED;
-			snprintf(c->summary, sizeof(c->summary), "masked in " HEALTH_ETC_DIR);
-			continue;
+		if (trusted(c, real, sizeof(real))) {
+			if (masked(c, real)) {
+				c->verdict = HV_MASKED;
+				snprintf(c->summary, sizeof(c->summary), "masked in " HEALTH_ETC_DIR);
+				continue;
+			}
+			run_one(c, real, timeout_s, kernel);
 		}
-		run_one(c, timeout_s, kernel);
 		if (c->kind == HEALTH_REQUIRED) {
 			rep->required++;
 			rep->required_failed += c->verdict != HV_PASS;

@@ -17,6 +17,14 @@
  * Every other end is a verdict of its own, and none is a silent pass: a
  * file that cannot be run, a check that hangs, is killed, or prints
  * something that is not text.
+ *
+ * Only what no other user could have written is run, or believed as a
+ * mask (lib/trust.h, trust_path()): the check's file, every directory
+ * above it and every symlink on the way.  Another's is "untrusted", not
+ * run.  A directory of checks another user could write (even a sticky
+ * one: a name added there is a check) is untrusted whole: an entry of its
+ * own, named by its path, and each name in it, none run; a required.d
+ * one fails the gate even when empty (a check may have been taken out).
  */
 #ifndef RAFLEET_HEALTH_H
 #define RAFLEET_HEALTH_H
@@ -40,6 +48,7 @@ enum health_verdict {
 	HV_BAD_OUTPUT,		/* exit 0, but not text, or too much */
 	HV_ERROR,		/* it could not be started (fork, a file) */
 	HV_MASKED,		/* /dev/null or empty in /etc: not run */
+	HV_UNTRUSTED,		/* another user could have written it: not run */
 };
 
 struct health_check {

@@ -6,8 +6,10 @@
  * by a signal, a file that is not executable, output that is not text or
  * is too much; /etc replacing /usr/lib by name and masking with /dev/null
  * or an empty file; a wanted check's failure recorded only; leftovers of
- * package managers skipped; the environment a check gets.  And the text
- * rule itself (UTF-8, controls).
+ * package managers skipped; the environment a check gets; what another
+ * user could have written (the file, a directory above it, a symlink on
+ * the way) not run, nor believed as a mask.  And the text rule itself
+ * (UTF-8, controls).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -207,6 +209,117 @@ static void test_gate(void)
 	free(rep);
 }
 
+/* the path of @rel under the fake root */
+static const char *at(const char *rel)
+{
+	static char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	return p;
+}
+
+/* Checks another user could have written: none is run (each would leave a mark). */
+static void test_untrusted(void)
+{
+	struct health_report *rep = calloc(1, sizeof(*rep));
+	const struct health_check *c;
+	char why[512] = "";
+	int err;
+
+	reset();
+	check("usr/lib/rafleet/health/required.d/10-ok", "echo fine", 0755);
+	check("etc/rafleet/health/required.d/20-groupw", "touch \"$0.ran\"", 0775);
+	check("usr/lib/rafleet/health/wanted.d/30-worldw", "touch \"$0.ran\"", 0757);
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	c = find(rep, "20-groupw");
+	ok(!err && !rep->pass && rep->required_failed == 1 && c && c->verdict == HV_UNTRUSTED &&
+	   strstr(c->summary, "not run: ") && strstr(c->summary, "mode 0775") &&
+	   access(at("etc/rafleet/health/required.d/20-groupw.ran"), F_OK),
+	   "a group-writable required check: untrusted, not run, the gate fails (%s)", c ? c->summary : "-");
+	c = find(rep, "30-worldw");
+	ok(c && c->verdict == HV_UNTRUSTED && rep->wanted_failed == 1 &&
+	   access(at("usr/lib/rafleet/health/wanted.d/30-worldw.ran"), F_OK),
+	   "  a world-writable wanted one: untrusted, not run, recorded");
+	ok(strstr(rep->detail, "20-groupw untrusted (not run: ") != NULL, "  the sentence: %.160s",
+	   rep->detail);
+
+	/* a directory of checks another user can write: not one is run */
+	reset();
+	check("usr/lib/rafleet/health/required.d/10-ok", "echo fine", 0755);
+	check("etc/rafleet/health/required.d/20-site", "touch \"$0.ran\"", 0755);
+	chmod(at("etc/rafleet/health/required.d"), 0777);
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	c = find(rep, "/etc/rafleet/health/required.d");
+	ok(!err && !rep->pass && c && c->verdict == HV_UNTRUSTED && c->kind == HEALTH_REQUIRED &&
+	   strstr(c->summary, "no check of this directory is run") && strstr(c->summary, "mode 0777"),
+	   "a world-writable required.d: an untrusted entry of its own (%s)", c ? c->summary : "-");
+	c = find(rep, "20-site");
+	ok(c && c->verdict == HV_UNTRUSTED && access(at("etc/rafleet/health/required.d/20-site.ran"), F_OK),
+	   "  its check: untrusted, not run (%s)", c ? c->summary : "-");
+	c = find(rep, "10-ok");
+	ok(c && c->verdict == HV_PASS, "  the shipped check beside it runs");
+	unlink(at("etc/rafleet/health/required.d/20-site"));
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	ok(!err && !rep->pass && rep->required_failed == 1,
+	   "  emptied: the gate still fails (a check may have been taken out): %.120s", rep->detail);
+	chmod(at("etc/rafleet/health/required.d"), 01777);
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	ok(!err && !rep->pass && find(rep, "/etc/rafleet/health/required.d"),
+	   "  sticky: untrusted all the same (another user adds names there)");
+	chmod(at("etc/rafleet/health/required.d"), 0755);
+	chmod(at("etc/rafleet"), 0777);
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	c = find(rep, "/etc/rafleet/health/required.d");
+	ok(!err && !rep->pass && c && strstr(c->summary, "/etc/rafleet: a directory"),
+	   "  a world-writable directory above it: the same (%s)", c ? c->summary : "-");
+	rmdir(at("etc/rafleet/health/required.d"));
+	rmdir(at("etc/rafleet/health"));
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	ok(!err && !rep->pass && find(rep, "/etc/rafleet/health/required.d"),
+	   "  and with no required.d left under it: fails (another user removed it, or can add it)");
+	chmod(at("etc/rafleet"), 0755);
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	ok(!err && rep->pass, "  /etc/rafleet root's again, no required.d: a pass (%s)", rep->detail);
+	check("etc/rafleet/health/wanted.d/50-w", "touch \"$0.ran\"", 0755);
+	chmod(at("etc/rafleet/health/wanted.d"), 0777);
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	ok(!err && rep->pass && rep->wanted_failed == 2 &&
+	   access(at("etc/rafleet/health/wanted.d/50-w.ran"), F_OK),
+	   "a world-writable wanted.d: recorded, not run, the gate passes (%s)", rep->detail);
+
+	if (geteuid() != 0) {
+		ok(1, "# SKIP checks and masks of another user's: not root");
+		free(rep);
+		return;
+	}
+	reset();
+	check("usr/lib/rafleet/health/required.d/10-nobody", "touch \"$0.ran\"", 0755);
+	if (chown(at("usr/lib/rafleet/health/required.d/10-nobody"), 65534, 65534))
+		diag("chown failed");
+	check("var/nobody/20-target", "touch \"$0.ran\"", 0755);
+	if (chown(at("var/nobody/20-target"), 65534, 65534))
+		diag("chown failed");
+	fakefs_symlink(root, "etc/rafleet/health/required.d/20-link", "/var/nobody/20-target");
+	check("usr/lib/rafleet/health/required.d/30-units", "touch \"$0.ran\"; exit 1", 0755);
+	fakefs_put(root, "etc/rafleet/health/required.d/30-units", "");
+	if (chown(at("etc/rafleet/health/required.d/30-units"), 65534, 65534))
+		diag("chown failed");
+	err = health_run(5, NULL, rep, why, sizeof(why));
+	c = find(rep, "10-nobody");
+	ok(!err && !rep->pass && rep->required_failed == 3 && c && c->verdict == HV_UNTRUSTED &&
+	   strstr(c->summary, "owned by uid 65534") &&
+	   access(at("usr/lib/rafleet/health/required.d/10-nobody.ran"), F_OK),
+	   "a check owned by nobody: untrusted, not run (%s)", c ? c->summary : "-");
+	c = find(rep, "20-link");
+	ok(c && c->verdict == HV_UNTRUSTED && strstr(c->summary, "20-target: a file owned by uid 65534") &&
+	   access(at("var/nobody/20-target.ran"), F_OK),
+	   "  a symlink of root's to nobody's file: untrusted, not run (%s)", c ? c->summary : "-");
+	c = find(rep, "30-units");
+	ok(c && c->verdict == HV_UNTRUSTED && access(at("usr/lib/rafleet/health/required.d/30-units.ran"), F_OK),
+	   "  an empty file of nobody's in /etc: no mask (nobody could empty it), untrusted");
+	free(rep);
+}
+
 int main(void)
 {
 	if (!ok(mkdtemp(root) != NULL, "temp dir"))
@@ -214,6 +327,7 @@ int main(void)
 	setenv("RAFLEET_ROOT", root, 1);
 	test_text();
 	test_gate();
+	test_untrusted();
 	fakefs_rm_tree(root);
 	return tap_done();
 }
