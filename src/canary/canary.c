@@ -330,7 +330,7 @@ int canary_run(const struct canary_opts *o, struct canary_result *r)
 	sysctl_restore_on_signals();
 	err = sysctl_set_saved(name, val);	/* remembers the value to put back */
 	if (err) {
-		snprintf(r->error, sizeof(r->error), "%s: %s", name, strerror(-err));
+		snprintf(r->error, sizeof(r->error), "%s: %s", name, sysctl_saved_strerror(err));
 		return err;
 	}
 	err = canary_blocks(o, r, mf);

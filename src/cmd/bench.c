@@ -50,7 +50,7 @@ static int set_sysctls(const struct bench_args *a)
 
 		if (err) {
 			fprintf(stderr, "rafleet bench: cannot set %s=%s: %s\n",
-				a->sysctl_name[i], a->sysctl_val[i], strerror(-err));
+				a->sysctl_name[i], a->sysctl_val[i], sysctl_saved_strerror(err));
 			return err;
 		}
 	}

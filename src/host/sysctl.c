@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ static struct saved saved[SYSCTL_MAX_SAVED];
 static volatile sig_atomic_t nr_saved;
 /* the write-ahead record of the saved values, once written (removed by restore) */
 static char undo_path[PATH_MAX];
+static pid_t saver;		/* whose they are */
 
 int sysctl_path(const char *name, char *out, size_t len)
 {
@@ -135,74 +137,6 @@ static int undo_fill(FILE *f, const void *arg)
 	return json_error(&w) ? -EIO : 0;
 }
 
-/* The record of every value saved so far, atomically, before a change. */
-static int undo_write(void)
-{
-	int err = statedir_ensure();
-
-	if (!err)
-		err = statedir_path(SYSCTL_UNDO_FILE, undo_path, sizeof(undo_path));
-	if (!err)
-		err = atomic_write_stream(undo_path, 0644, undo_fill, NULL);
-	if (err)
-		undo_path[0] = '\0';
-	return err;
-}
-
-int sysctl_set_saved(const char *name, const char *val)
-{
-	struct saved *s;
-	int err;
-
-	if (nr_saved >= SYSCTL_MAX_SAVED)
-		return -ENOSPC;
-	s = &saved[nr_saved];
-	if ((size_t)snprintf(s->name, sizeof(s->name), "%s", name) >= sizeof(s->name))
-		return -ENAMETOOLONG;
-	err = sysctl_path(name, s->path, sizeof(s->path));
-	if (!err)
-		err = sysctl_get(name, s->val, sizeof(s->val) - 1);
-	if (err)
-		return err;
-	s->len = strlen(s->val);
-	s->val[s->len++] = '\n';
-	nr_saved++;	/* saved before the write: a signal now restores it */
-	/*
-	 * And recorded on disk before it: a SIGKILL now is undone by
-	 * recover.  A read-only state directory (an image, a guest's root)
-	 * can record nothing, nor could recover: as before, SIGINT and
-	 * SIGTERM restore.
-	 */
-	err = undo_write();
-	if (err && err != -EROFS) {
-		nr_saved--;
-		return err;
-	}
-	failpoint("sysctl.after-undo-record");
-	err = write_value(s->path, val, strlen(val));
-	if (err)
-		nr_saved--;	/* nothing changed */
-	return err;
-}
-
-int sysctl_restore_all(void)
-{
-	int first = 0;
-
-	while (nr_saved > 0) {
-		struct saved *s = &saved[nr_saved - 1];
-		int err = write_value(s->path, s->val, s->len);
-
-		if (err && !first)
-			first = err;
-		nr_saved--;
-	}
-	/* every value back: the record goes (unlink: safe in a handler too) */
-	if (!first && undo_path[0] && !unlink(undo_path))
-		undo_path[0] = '\0';
-	return first;
-}
-
 struct undo_entry {
 	char sysctl[128];
 	char value[128];
@@ -248,12 +182,160 @@ static const struct json_field undo_fields[] = {
 	{ 0 }
 };
 
+/* The record at @path into @d: 0, -ENOENT, or another -errno (@why says what, if it can). */
+static int undo_read(const char *path, struct undo_doc *d, char *why, size_t len)
+{
+	struct json_object *doc = NULL;
+	struct json_read rd;
+	int err;
+
+	why[0] = '\0';
+	memset(d, 0, sizeof(*d));
+	json_read_init(&rd, why, len, NULL);
+	err = json_read_file(&rd, path, SYSCTL_UNDO_MAX_BYTES, &doc);
+	if (!err)
+		err = json_read_object(&rd, doc, undo_fields, d);
+	json_object_put(doc);
+	return err;
+}
+
+static char busy_msg[PATH_MAX + 384];
+
+/* Why the record at @path is not ours to write: busy_msg, for sysctl_saved_strerror() */
+static void say_busy(const char *path)
+{
+	char why[256], boot[64] = "";
+	struct undo_doc d;
+
+	int err = undo_read(path, &d, why, sizeof(why));
+
+	if (err == -ENOENT) {
+		snprintf(busy_msg, sizeof(busy_msg), "another rafleet had sysctls changed (%s) and has just put them back: try again",
+			 path);
+		return;
+	}
+	if (err) {
+		snprintf(busy_msg, sizeof(busy_msg), "%s: another rafleet's record of sysctls to put back, unreadable (%.120s): 'rafleet recover' says more",
+			 path, why[0] ? why : "?");
+		return;
+	}
+	sysctl_get("kernel.random.boot_id", boot, sizeof(boot));
+	if (!strcmp(boot, d.boot) && d.start && start_time((pid_t)d.pid) == d.start)
+		snprintf(busy_msg, sizeof(busy_msg), "another rafleet (pid %lld) has sysctls changed (%s): one at a time; wait for it to end",
+			 (long long)d.pid, path);
+	else
+		snprintf(busy_msg, sizeof(busy_msg), "a rafleet (pid %lld) that no longer runs left sysctls changed (%s): 'rafleet recover' puts them back first",
+			 (long long)d.pid, path);
+}
+
+/*
+ * The record of every value saved so far, atomically, before a change.
+ * The first one is made only where there is none (link(), not rename()):
+ * another writer's record, or a killed one's not yet put back, is never
+ * replaced (-EBUSY); later ones replace our own.
+ */
+static int undo_write(void)
+{
+	bool first = !undo_path[0];
+	int err = 0;
+
+	if (first) {
+		err = statedir_ensure();
+		if (!err)
+			err = statedir_path(SYSCTL_UNDO_FILE, undo_path, sizeof(undo_path));
+	}
+	if (!err)
+		err = first ? atomic_create_stream(undo_path, 0644, undo_fill, NULL)
+			    : atomic_write_stream(undo_path, 0644, undo_fill, NULL);
+	if (err == -EEXIST) {
+		say_busy(undo_path);
+		err = -EBUSY;
+	}
+	if (err && first)
+		undo_path[0] = '\0';
+	return err;
+}
+
+const char *sysctl_saved_strerror(int err)
+{
+	return err == -EBUSY && busy_msg[0] ? busy_msg : strerror(-err);
+}
+
+/*
+ * A forked child has its parent's saved values and record: the parent's
+ * to put back, not its own (getpid(): safe in a signal handler).
+ */
+static void forget_parents(void)
+{
+	pid_t me = getpid();
+
+	if (saver == me)
+		return;
+	nr_saved = 0;
+	undo_path[0] = '\0';
+	saver = me;
+}
+
+int sysctl_set_saved(const char *name, const char *val)
+{
+	struct saved *s;
+	int err;
+
+	forget_parents();
+	if (nr_saved >= SYSCTL_MAX_SAVED)
+		return -ENOSPC;
+	s = &saved[nr_saved];
+	if ((size_t)snprintf(s->name, sizeof(s->name), "%s", name) >= sizeof(s->name))
+		return -ENAMETOOLONG;
+	err = sysctl_path(name, s->path, sizeof(s->path));
+	if (!err)
+		err = sysctl_get(name, s->val, sizeof(s->val) - 1);
+	if (err)
+		return err;
+	s->len = strlen(s->val);
+	s->val[s->len++] = '\n';
+	nr_saved++;	/* saved before the write: a signal now restores it */
+	/*
+	 * And recorded on disk before it: a SIGKILL now is undone by
+	 * recover.  A read-only state directory (an image, a guest's root)
+	 * can record nothing, nor could recover: as before, SIGINT and
+	 * SIGTERM restore.
+	 */
+	err = undo_write();
+	if (err && err != -EROFS) {
+		nr_saved--;
+		return err;
+	}
+	failpoint("sysctl.after-undo-record");
+	err = write_value(s->path, val, strlen(val));
+	if (err)
+		nr_saved--;	/* nothing changed */
+	return err;
+}
+
+int sysctl_restore_all(void)
+{
+	int first = 0;
+
+	forget_parents();
+	while (nr_saved > 0) {
+		struct saved *s = &saved[nr_saved - 1];
+		int err = write_value(s->path, s->val, s->len);
+
+		if (err && !first)
+			first = err;
+		nr_saved--;
+	}
+	/* every value back: the record goes (unlink: safe in a handler too) */
+	if (!first && undo_path[0] && !unlink(undo_path))
+		undo_path[0] = '\0';
+	return first;
+}
+
 int sysctl_undo_recover(char *msg, size_t len)
 {
 	char path[PATH_MAX], boot[64] = "", err_buf[256];
-	struct json_object *doc = NULL;
-	struct undo_doc d = { 0 };
-	struct json_read rd;
+	struct undo_doc d;
 	int err, first = 0;
 	size_t n = 0;
 
@@ -261,13 +343,9 @@ int sysctl_undo_recover(char *msg, size_t len)
 	err = statedir_path(SYSCTL_UNDO_FILE, path, sizeof(path));
 	if (err)
 		return err;
-	json_read_init(&rd, err_buf, sizeof(err_buf), NULL);
-	err = json_read_file(&rd, path, SYSCTL_UNDO_MAX_BYTES, &doc);
+	err = undo_read(path, &d, err_buf, sizeof(err_buf));
 	if (err == -ENOENT)
 		return 0;
-	if (!err)
-		err = json_read_object(&rd, doc, undo_fields, &d);
-	json_object_put(doc);
 	if (err) {
 		snprintf(msg, len, "%s: %s; not touching it (repair it or move it away)", path,
 			 err_buf[0] ? err_buf : strerror(-err));

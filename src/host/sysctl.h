@@ -31,8 +31,16 @@ int sysctl_set(const char *name, const char *val);
  * the write, so that a SIGKILL is undone by sysctl_undo_recover().  0,
  * the kernel's -errno, or the record's -errno (nothing changed then; a
  * read-only state directory, -EROFS, records nothing and goes on).
+ *
+ * One writer at a time: the record is made only where there is none, so
+ * -EBUSY while another process's record stands (it runs, or it was killed
+ * and 'rafleet recover' has not put its values back yet), whether or not
+ * either holds the rollout lock; sysctl_saved_strerror() says whose.
  */
 int sysctl_set_saved(const char *name, const char *val);
+
+/* sysctl_set_saved()'s @err in words: for -EBUSY, whose record stands. */
+const char *sysctl_saved_strerror(int err);
 
 /* Put back every saved value, newest first, then remove the record; 0 or the first error. */
 int sysctl_restore_all(void);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,8 @@ static void step_failpoint(const char *prefix, const char *step)
 		failpoint(name);
 }
 
-static int write_replace(const char *path, mode_t mode, const char *fp,
+/* @excl: link() the temporary file to @path (-EEXIST if there), not rename() it */
+static int write_replace(const char *path, mode_t mode, const char *fp, bool excl,
 			 int (*fill)(int fd, const void *arg), const void *arg)
 {
 	char tmp[PATH_MAX];
@@ -65,12 +67,12 @@ static int write_replace(const char *path, mode_t mode, const char *fp,
 		err = -errno;
 	if (!err)
 		step_failpoint(fp, "after-temp");
-	if (!err && rename(tmp, path))
+	if (!err && (excl ? link(tmp, path) : rename(tmp, path)))
 		err = -errno;
-	if (err) {
-		unlink(tmp);
+	if (err || excl)
+		unlink(tmp);	/* linked: @path holds it now */
+	if (err)
 		return err;
-	}
 	step_failpoint(fp, "after-rename");
 	return fsync_dir_of(path);
 }
@@ -78,7 +80,7 @@ static int write_replace(const char *path, mode_t mode, const char *fp,
 int atomic_write_fd(const char *path, mode_t mode,
 		    int (*fill)(int fd, const void *arg), const void *arg)
 {
-	return write_replace(path, mode, NULL, fill, arg);
+	return write_replace(path, mode, NULL, false, fill, arg);
 }
 
 int atomic_remove(const char *path)
@@ -139,15 +141,16 @@ int atomic_write_file_fp(const char *path, const void *data, size_t len, mode_t 
 {
 	struct bytes b = { data, len };
 
-	return write_replace(path, mode, fp, write_bytes, &b);
+	return write_replace(path, mode, fp, false, write_bytes, &b);
 }
 
-int atomic_write_stream(const char *path, mode_t mode,
+static int write_stream(const char *path, mode_t mode, bool excl,
 			int (*fill)(FILE *f, const void *arg), const void *arg)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct bytes b;
 	int err;
 
 	if (!f)
@@ -155,8 +158,22 @@ int atomic_write_stream(const char *path, mode_t mode,
 	err = fill(f, arg);
 	if (fclose(f) && !err)
 		err = -EIO;
+	b.p = buf;
+	b.len = len;
 	if (!err)
-		err = atomic_write_file(path, buf, len, mode);
+		err = write_replace(path, mode, NULL, excl, write_bytes, &b);
 	free(buf);
 	return err;
+}
+
+int atomic_write_stream(const char *path, mode_t mode,
+			int (*fill)(FILE *f, const void *arg), const void *arg)
+{
+	return write_stream(path, mode, false, fill, arg);
+}
+
+int atomic_create_stream(const char *path, mode_t mode,
+			 int (*fill)(FILE *f, const void *arg), const void *arg)
+{
+	return write_stream(path, mode, true, fill, arg);
 }

@@ -55,4 +55,12 @@ int atomic_leftovers_remove(const char *path, const char *infix);
 int atomic_write_stream(const char *path, mode_t mode,
 			int (*fill)(FILE *f, const void *arg), const void *arg);
 
+/*
+ * The same, but only if @path does not exist: the temporary file is
+ * link()ed to @path, not renamed over it, so that of two writers at once
+ * exactly one makes it.  -EEXIST (@path as it was) if it exists.
+ */
+int atomic_create_stream(const char *path, mode_t mode,
+			 int (*fill)(FILE *f, const void *arg), const void *arg);
+
 #endif

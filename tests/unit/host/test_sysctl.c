@@ -122,7 +122,49 @@ int main(void)
 		is_i64(sysctl_restore_all(), 0, "  restored by the writer");
 		ok(access(rec, F_OK) && !strcmp(get("vm.readahead_async_keep_half"), "1"),
 		   "  which removes the record");
+		/* one record, one writer: a second one changes nothing while ours stands */
+		is_i64(sysctl_set_saved("vm.readahead_async_keep_half", "0"), 0, "our record again");
+		pid = fork();
+		if (pid == 0) {
+			int err = sysctl_set_saved("vm.page-cluster", "7");
+			char want[64];
+
+			snprintf(want, sizeof(want), "another rafleet (pid %ld) has sysctls changed",
+				 (long)getppid());
+			_exit(err == -EBUSY && strstr(sysctl_saved_strerror(err), want) &&
+			      !strcmp(get("vm.page-cluster"), "3") ? 0 : 1);
+		}
+		waitpid(pid, &status, 0);
+		ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		   "  a second writer meanwhile: -EBUSY, nothing changed, ours named");
+		ok(!strcmp(get("vm.readahead_async_keep_half"), "0") && !access(rec, F_OK),
+		   "  our change and record as they were");
+		pid = fork();
+		if (pid == 0)
+			_exit(sysctl_restore_all() ? 1 : 0);
+		waitpid(pid, &status, 0);
+		ok(WIFEXITED(status) && !WEXITSTATUS(status) &&
+		   !strcmp(get("vm.readahead_async_keep_half"), "0") && !access(rec, F_OK),
+		   "  a forked child's restore: ours are ours to put back, not its");
+		is_i64(sysctl_set_saved("vm.page-cluster", "6"), 0, "  our own next change: the record ours to replace");
+		is_i64(sysctl_restore_all(), 0, "  restored");
+		ok(access(rec, F_OK) && !strcmp(get("vm.page-cluster"), "3"), "  record gone, values back");
+		pid = fork();
+		if (pid == 0) {
+			sysctl_set_saved("vm.readahead_async_keep_half", "0");
+			raise(SIGKILL);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+		is_i64(sysctl_set_saved("vm.page-cluster", "7"), -EBUSY,
+		       "a killed writer's record not yet put back: -EBUSY, not replaced");
+		ok(strstr(sysctl_saved_strerror(-EBUSY), "no longer runs") &&
+		   strstr(sysctl_saved_strerror(-EBUSY), "rafleet recover") && !strcmp(get("vm.page-cluster"), "3"),
+		   "  nothing changed; it says recover first: %s", sysctl_saved_strerror(-EBUSY));
+		is_i64(sysctl_undo_recover(msg, sizeof(msg)), 1, "  recover puts its value back");
+		ok(!strcmp(get("vm.readahead_async_keep_half"), "1"), "  vm.readahead_async_keep_half 1 again");
 		fakefs_put(state, SYSCTL_UNDO_FILE, "{ not json");
+		is_i64(sysctl_set_saved("vm.page-cluster", "7"), -EBUSY, "a damaged record: -EBUSY too");
 		is_i64(sysctl_undo_recover(msg, sizeof(msg)), -EBADMSG, "a damaged record: -EBADMSG, not touched");
 	}
 	fakefs_rm_tree(root);
