@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "host/feature.h"
+#include "host/sysctl.h"
 #include "lib/env.h"
 #include "lib/envfile.h"
 #include "lib/fileio.h"
@@ -125,6 +126,19 @@ int smoke_bench(const struct smoke_config *c, bool features_off,
 		return -errno;
 	}
 	rc = run_command(argv, fileno(out), timeout_s);
+	/*
+	 * A bench killed at its time limit (or dead of anything else) leaves
+	 * the features it switched off, and its record: put them back now,
+	 * not at the next command that takes the lock (which is ours: no one
+	 * else writes them meanwhile), since a stage that fails here kexecs
+	 * nothing and may be the host's last rafleet command for a while.
+	 */
+	if (rc && features_off) {
+		char msg[256];
+
+		if (sysctl_undo_recover(msg, sizeof(msg)) > 0)
+			fprintf(stderr, "rafleet: %s\n", msg);
+	}
 	err = lseek(fileno(out), 0, SEEK_SET) ? -errno
 					      : read_whole_fd(fileno(out), SMOKE_RUN_MAX_BYTES, json, NULL);
 	fclose(out);
