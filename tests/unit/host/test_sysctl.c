@@ -24,6 +24,19 @@ static const char *get(const char *name)
 	return sysctl_get(name, buf, sizeof(buf)) ? "(error)" : buf;
 }
 
+/* A writer that changes keep_half to 0 and is killed with its record standing. */
+static void killed_mid_change(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		sysctl_set_saved("vm.readahead_async_keep_half", "0");
+		raise(SIGKILL);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+}
+
 int main(void)
 {
 	char path[256];
@@ -105,13 +118,7 @@ int main(void)
 		   "  both put back: %s", msg);
 		ok(access(rec, F_OK) && errno == ENOENT, "  the record removed");
 		/* the same kill, then a reboot: the record is only dropped */
-		pid = fork();
-		if (pid == 0) {
-			sysctl_set_saved("vm.readahead_async_keep_half", "0");
-			raise(SIGKILL);
-			_exit(0);
-		}
-		waitpid(pid, &status, 0);
+		killed_mid_change();
 		fakefs_put(root, "kernel/random/boot_id", "boot-2\n");
 		sysctl_set("vm.readahead_async_keep_half", "1\n");
 		is_i64(sysctl_undo_recover(msg, sizeof(msg)), 1, "after a reboot: the record dropped");
@@ -149,13 +156,7 @@ int main(void)
 		is_i64(sysctl_set_saved("vm.page-cluster", "6"), 0, "  our own next change: the record ours to replace");
 		is_i64(sysctl_restore_all(), 0, "  restored");
 		ok(access(rec, F_OK) && !strcmp(get("vm.page-cluster"), "3"), "  record gone, values back");
-		pid = fork();
-		if (pid == 0) {
-			sysctl_set_saved("vm.readahead_async_keep_half", "0");
-			raise(SIGKILL);
-			_exit(0);
-		}
-		waitpid(pid, &status, 0);
+		killed_mid_change();
 		is_i64(sysctl_set_saved("vm.page-cluster", "7"), -EBUSY,
 		       "a killed writer's record not yet put back: -EBUSY, not replaced");
 		ok(strstr(sysctl_saved_strerror(-EBUSY), "no longer runs") &&
