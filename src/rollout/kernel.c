@@ -50,7 +50,12 @@ static int remove_trial_entries(char *why, size_t len)
 	if (bootloader_detect(&bl, why, len))
 		return 0;	/* no boot loader: no entry of ours either */
 	err = bootloader_remove_trials(&bl, &gone, why, len);
-	if (err)
+	if (err == -EROFS)
+		/* a unit whose sandbox keeps /boot read-only (trial-watch,
+		 * health, smoke): promote or the next boot removes it */
+		fprintf(stderr, "rafleet: the one-shot trial's boot entry stays for now (%s): promote or the next boot removes it\n",
+			why);
+	else if (err)
 		fprintf(stderr, "rafleet: the one-shot trial's boot entry: %s\n", why);
 	else if (gone)
 		fprintf(stderr, "rafleet: removed %u one-shot trial boot entr%s (%s)\n", gone,
@@ -582,6 +587,14 @@ static int promote_steps(struct rollout *r)
 	if (err)
 		return rollout_fail(r, "promote", why, err);
 	failpoint("promote.after-default-entry");
+	/*
+	 * A one-shot trial's entry is removed when the trial boot is first
+	 * recorded; that is rafleet-trial-watch.service, whose /boot is read
+	 * only.  Promote may write /boot: what is left goes now (not fatal:
+	 * the default is moved, and a leftover entry boots only if picked).
+	 */
+	if (by_boot_loader(t))
+		remove_trial_entries(why, sizeof(why));
 
 	r->st.phase = PHASE_PROMOTED;
 	snprintf(detail, sizeof(detail), "%s is the default boot entry now (%s)",
