@@ -83,6 +83,8 @@
 #                       -modules on NVMe, the DEB on virtio (hours cold)
 #   make guard-overhead what a running guard costs the workloads (a report,
 #                       root; GUARD_ROUNDS)
+#   make check-all      every stage of make check, also those whose inputs
+#                       are those of a green run (make check skips them)
 #   make ci             what CI runs (.ci/run): make check in a fresh root
 #   make clean          remove the tools' build output (OUT)
 #   make help           this list
@@ -172,7 +174,7 @@ endif
 endif
 
 .PHONY: all deps sources kernel tools layers install packages rpm deb repo srpm-rebuild \
-	pkg-boot unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-seed004 vm-canary vm-canary-full vm-kexec vm-smoke-aa kselftest kselftest-check trinity demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check ci clean help
+	pkg-boot unit unit-san fuzz vm vm-baseline vm-debug vm-stress vm-fragment vm-slow vm-seed004 vm-canary vm-canary-full vm-kexec vm-smoke-aa kselftest kselftest-check trinity demo fleet trial-failures node-grub secure-boot shim-mok generic-boot check check-all ci clean help
 
 all: packages
 
@@ -581,8 +583,13 @@ vm-baseline: tools
 		tests/vm/run $$(RAFLEET_ARCH=$(RAFLEET_ARCH) scripts/build-kernel --image $(RAFLEET_CACHE) $(FLAVOR) vanilla) \
 		$(GUEST_BIN)
 
+# check runs the stages whose inputs changed since their last green run
+# (scripts/check-lib.sh); check-all runs every stage.
 check:
 	scripts/check
+
+check-all:
+	RAFLEET_CHECK_ALL=1 scripts/check
 
 # trial-failures: on a booted node, trials that panic (LKDTM), hang hard
 # (the watchdog), wedge (the deadline), lose their network (the health

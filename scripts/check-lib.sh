@@ -1,0 +1,158 @@
+# check-lib.sh: the stages of scripts/check, sourced by it (and by
+# tests/host/test_check_keys): a stage's run, its count, its time, and
+# its record when green.  The caller sets: cache, TEST_BUILD, passed,
+# failed, skipped, summary, failures; st_in (a stage's input class),
+# st_extra (files of a stage besides its class) and ci_core (the stages
+# CI=true always runs).
+# shellcheck shell=bash
+# ---- stages keyed by their inputs (issue 44) ----
+# A stage that passed whole (no test failed, exit 0) leaves a record in
+# $cache/check/green, named by its key: a hash of the stage's name and
+# command, of the content of every file it depends on (its inputs:
+# below), and of the machine it ran on (every installed package and its
+# version, the kernel, the cores, CI and TEST_BUILD).  The next `make
+# check` does not run a stage whose key has a record: its inputs are
+# byte for byte those of a green run.  It says so, with the commit of
+# that run.  `make check-all` (RAFLEET_CHECK_ALL=1) runs every stage.
+# Under CI=true the core (the tools' builds, unit, unit-san, the host
+# tests, the x86 guest suite, the rollout guest) always runs; the rest
+# only where no record matches.  A record from another machine's package
+# set never matches: CI's fresh root has exactly what install-deps
+# installs, so only a run in such a root (.ci/run) serves CI.
+# The builds (tools, kernels, packages) always run: later stages need
+# their output, and they cost little when nothing changed (ccache, the
+# pkg-cache).
+green_dir=$cache/check/green
+mkdir -p "$green_dir"
+env_key=$( { dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' 2>/dev/null | sort
+	uname -r; nproc; echo "CI=${CI:-} TEST_BUILD=$TEST_BUILD"; } | sha256sum | cut -c1-64)
+declare -A st_skip
+# The inputs of a stage: git pathspecs over the tree (tracked files and
+# untracked ones not ignored, as they are in the working tree).
+#   all: everything but this machine's output (out/);
+#   guest: what a guest suite on one of our kernels runs: the kernel
+#     (patches, configs, the scripts that build it), the tools and the
+#     guest programs, tests/vm; not the packaging, the units, Ansible,
+#     the docs or the host tests;
+#   tools: what the host-only tests of the tools read: all but the
+#     kernel (patches, configs, SOURCES), the guest suites and packaging.
+in_all=(.)
+in_guest=(. ':!docs' ':!*.md' ':!ansible' ':!SPECS' ':!debian' ':!dnf-plugin' ':!kernel-install'
+	':!man' ':!etc' ':!systemd' ':!udev' ':!health' ':!tests/host')
+in_tools=(. ':!patches' ':!configs' ':!SOURCES' ':!tests/vm' ':!SPECS' ':!debian')
+# stage_key NAME CMD...: the key of a stage's run here, or nothing for a
+# stage without inputs (a build: always run)
+stage_key() {
+	local name=$1 class=${st_in[$1]:-}; shift
+	[ -n "$class" ] || return 0
+	local -n specs="in_$class"
+	local files
+	# no list of its files (no git, not a work tree): no key, it runs
+	files=$(git ls-files -co --exclude-standard -z -- "${specs[@]}" ':!out' | tr '\0' '\n') &&
+		[ -n "$files" ] || return 0
+	{ echo "$name $*"; echo "$env_key"
+	  { printf '%s\n' "$files"; [ -n "${st_extra[$name]:-}" ] && printf '%s\n' ${st_extra[$name]}; } |
+		sort -u | tr '\n' '\0' | xargs -0 -r sha256sum -- || echo "unreadable input"; } |
+		sha256sum | cut -c1-64
+}
+
+# stage_start NAME KIND CMD...: start a stage in the background.
+# stage_finish NAME: wait for it, count its tests, print its summary.
+# stage NAME KIND CMD...: both, with the log's last line every 60 s.
+declare -A st_pid st_t0 st_kind st_key
+stage_start() {
+	local name=$1 kind=$2 key rec; shift 2
+	st_t0[$name]=$(date +%s)
+	st_kind[$name]=$kind
+	key=$(stage_key "$name" "$@")
+	st_key[$name]=$key
+	st_skip[$name]=
+	rec=$green_dir/$name.$key
+	if [ -n "$key" ] && [ -s "$rec" ] && [ "${RAFLEET_CHECK_ALL:-0}" != 1 ] &&
+	   { [ "${CI:-}" != true ] || [[ "$ci_core" != *" $name "* ]]; }; then
+		st_skip[$name]=$(cat "$rec")
+		echo "==> $name: not run: its inputs (${st_in[$name]}) are those of its green run ($(cat "$rec"))"
+		return 0
+	fi
+	echo "==> $name: $*"
+	rm -f "out/.check-$name.end"
+	# the stage's own end, for its time: stage_finish may come later
+	{ "$@"; rc=$?; date +%s > "out/.check-$name.end"; exit $rc; } > "out/check-$name.log" 2>&1 &
+	st_pid[$name]=$!
+}
+
+stage_finish() {
+	local name=$1 log="out/check-$1.log" kind=${st_kind[$1]} t0=${st_t0[$1]} rc p f
+	local pid=${st_pid[$1]:-} ticks=0
+	if [ -n "${st_skip[$1]:-}" ]; then
+		skipped=$((skipped + 1))
+		summary+=("$(printf '%-12s %5s    not run: inputs unchanged since %s' "$1" - "${st_skip[$1]}")")
+		return 0
+	fi
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		ticks=$((ticks + 1))
+		[ $((ticks % 60)) -eq 0 ] &&
+			echo "    ... $name, $(( $(date +%s) - t0 )) s: $(tail -n 1 "$log" | cut -c1-100)"
+	done
+	wait "$pid"
+	rc=$?
+	local secs=$(( $(cat "out/.check-$name.end" 2>/dev/null || date +%s) - t0 ))
+	if [ "$kind" = tap ]; then
+		p=$(grep -cE '^ok( |$)' "$log")
+		f=$(grep -cE '^not ok( |$)' "$log")
+		[ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		# In CI, a test skipped because a program is not installed is a
+		# package missing from scripts/deps.list: it fails (CI runs in a
+		# fresh root that has only what install-deps installs).
+		if [ "${CI:-}" = true ]; then
+			local s
+			s=$(grep -cE '^ok .*# SKIP.*not installed' "$log")
+			if [ "$s" -gt 0 ]; then
+				f=$((f + s)) p=$((p - s))
+				grep -E '^ok .*# SKIP.*not installed' "$log" | sed 's/^ok/not ok (CI: a missing package)/' >> "$log"
+			fi
+		fi
+	else
+		if [ $rc -eq 0 ]; then p=1 f=0; else p=0 f=1; fi
+	fi
+	passed=$((passed + p)); failed=$((failed + f))
+	if [ "$f" -gt 0 ] || [ $rc -ne 0 ]; then
+		grep -E '^not ok|^#' "$log" | head -n 60
+		[ "$kind" = tap ] || tail -n 30 "$log"
+		# for the digest at the end (CI keeps the tail of the output)
+		mapfile -t -O "${#failures[@]}" failures < <(grep -E '^not ok' "$log" | head -n 4 |
+			cut -c1-240 | sed "s/^/$name: /")
+		[ "$kind" = tap ] || failures+=("$name: exit $rc: $(tail -n 1 "$log" | cut -c1-100)")
+	fi
+	# the guest tests' measurements, for the record
+	[ "$kind" = tap ] && grep -E '^# ([a-z0-9-]+|bench [a-z0-9-]+) +(on|off) +folios' "$log"
+	# green: a record under the stage's key, for the next run
+	if [ "$f" -eq 0 ] && [ $rc -eq 0 ] && [ "$p" -gt 0 ] && [ -n "${st_key[$name]:-}" ]; then
+		local rec=$green_dir/$name.${st_key[$name]}
+		printf '%s, %d passed in %d s, %s%s\n' "$(git rev-parse --short=12 HEAD 2>/dev/null || echo '?')" \
+			"$p" "$secs" "$(date -u +%Y-%m-%dT%H:%MZ)" "$([ -n "$(git status --porcelain -- . ':!out' 2>/dev/null)" ] && echo ', uncommitted changes')" \
+			> "$rec.tmp" && sync "$rec.tmp" && mv "$rec.tmp" "$rec"
+	fi
+	summary+=("$(printf '%-12s %5d s  %4d passed %3d failed' "$name" "$secs" "$p" "$f")")
+	echo "    $name: $p passed, $f failed, $secs s (log: $log)"
+}
+
+stage() {
+	stage_start "$@"
+	stage_finish "$1"
+}
+
+# stage_wait_line NAME REGEX: until stage NAME's log has a line REGEX
+# matches, or the stage has ended.
+stage_wait_line() {
+	local name=$1 log="out/check-$1.log" ticks=0
+	[ -n "${st_skip[$name]:-}" ] && return 0
+	while kill -0 "${st_pid[$name]}" 2>/dev/null && ! grep -qE "$2" "$log"; do
+		sleep 1
+		ticks=$((ticks + 1))
+		[ $((ticks % 60)) -eq 0 ] &&
+			echo "    ... $name, $(( $(date +%s) - ${st_t0[$name]} )) s: $(tail -n 1 "$log" | cut -c1-100)"
+	done
+	return 0
+}
