@@ -56,6 +56,13 @@ stage_key() {
 		sha256sum | cut -c1-64
 }
 
+# in_ci_core NAME: whether ci_core names NAME (a list over several lines)
+in_ci_core() {
+	local w
+	for w in $ci_core; do [ "$w" = "$1" ] && return 0; done
+	return 1
+}
+
 # stage_start NAME KIND CMD...: start a stage in the background.
 # stage_finish NAME: wait for it, count its tests, print its summary.
 # stage NAME KIND CMD...: both, with the log's last line every 60 s.
@@ -69,7 +76,7 @@ stage_start() {
 	st_skip[$name]=
 	rec=$green_dir/$name.$key
 	if [ -n "$key" ] && [ -s "$rec" ] && [ "${RAFLEET_CHECK_ALL:-0}" != 1 ] &&
-	   { [ "${CI:-}" != true ] || [[ "$ci_core" != *" $name "* ]]; }; then
+	   { [ "${CI:-}" != true ] || ! in_ci_core "$name"; }; then
 		st_skip[$name]=$(cat "$rec")
 		echo "==> $name: not run: its inputs (${st_in[$name]}) are those of its green run ($(cat "$rec"))"
 		return 0
