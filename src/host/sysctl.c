@@ -92,8 +92,8 @@ int sysctl_set(const char *name, const char *val)
 	return err ? err : write_value(path, val, strlen(val));
 }
 
-/* This process's start time (field 22 of /proc/PID/stat), 0 if unknown. */
-static unsigned long long start_time(pid_t pid)
+/* A process's start time (field 22 of /proc/PID/stat), 0 if unknown. */
+unsigned long long sysctl_writer_start_time(pid_t pid)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long t = 0;
@@ -119,7 +119,7 @@ static int undo_fill(FILE *f, const void *arg)
 	json_obj_begin(&w, NULL);
 	json_str(&w, "schema", SYSCTL_UNDO_SCHEMA);
 	json_i64(&w, "pid", getpid());
-	json_u64(&w, "start_time", start_time(getpid()));
+	json_u64(&w, "start_time", sysctl_writer_start_time(getpid()));
 	json_str(&w, "boot_id", boot);
 	json_arr_begin(&w, "saved");
 	for (int i = 0; i < nr_saved; i++) {
@@ -220,7 +220,7 @@ static void say_busy(const char *path)
 		return;
 	}
 	sysctl_get("kernel.random.boot_id", boot, sizeof(boot));
-	if (!strcmp(boot, d.boot) && d.start && start_time((pid_t)d.pid) == d.start)
+	if (!strcmp(boot, d.boot) && d.start && sysctl_writer_start_time((pid_t)d.pid) == d.start)
 		snprintf(busy_msg, sizeof(busy_msg), "another rafleet (pid %lld) has sysctls changed (%s): one at a time; wait for it to end",
 			 (long long)d.pid, path);
 	else
@@ -359,7 +359,7 @@ int sysctl_undo_recover(char *msg, size_t len)
 		err = atomic_remove(path);
 		return err ? err : 1;
 	}
-	if (d.start && start_time((pid_t)d.pid) == d.start)
+	if (d.start && sysctl_writer_start_time((pid_t)d.pid) == d.start)
 		return -EBUSY;	/* its writer runs: it puts them back itself */
 	/* newest first, as the writer would have */
 	n = (size_t)snprintf(msg, len, "a rafleet (pid %lld) was killed with sysctls changed: put back",

@@ -8,6 +8,7 @@
 #define RAFLEET_SYSCTL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define SYSCTL_MAX_SAVED 16
 
@@ -56,6 +57,12 @@ int sysctl_restore_all(void);
  * runs; -EBADMSG a record that cannot be read (@msg); another -errno.
  */
 int sysctl_undo_recover(char *msg, size_t len);
+
+/*
+ * A process's start time (field 22 of /proc/PID/stat), 0 if unknown: with
+ * the pid, what names a record's writer.
+ */
+unsigned long long sysctl_writer_start_time(pid_t pid);
 
 /* Restore on SIGINT/SIGTERM, then die of the signal as before. */
 void sysctl_restore_on_signals(void);

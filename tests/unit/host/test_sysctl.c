@@ -24,28 +24,6 @@ static const char *get(const char *name)
 	return sysctl_get(name, buf, sizeof(buf)) ? "(error)" : buf;
 }
 
-/* Field 22 of /proc/PID/stat, the start time, 0 if unreadable. */
-static unsigned long long start_of(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-			 &t) != 1)
-		return 0;
-	return t;
-}
-
 /*
  * Whether a process's start time reads the same to itself and to another
  * process, as it does on Linux.  qemu-user (the arm64 unit tests on an
@@ -55,14 +33,14 @@ static unsigned long long start_of(pid_t pid)
  */
 static bool start_time_agrees(void)
 {
-	unsigned long long mine = start_of(getpid());
+	unsigned long long mine = sysctl_writer_start_time(getpid());
 	int status;
 	pid_t pid;
 
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0)
-		_exit(mine && start_of(getppid()) == mine ? 0 : 1);
+		_exit(mine && sysctl_writer_start_time(getppid()) == mine ? 0 : 1);
 	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	       WEXITSTATUS(status) == 0;
 }
