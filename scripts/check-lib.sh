@@ -40,20 +40,66 @@ in_all=(.)
 in_guest=(. ':!docs' ':!*.md' ':!ansible' ':!SPECS' ':!debian' ':!dnf-plugin' ':!kernel-install'
 	':!man' ':!etc' ':!systemd' ':!udev' ':!health' ':!tests/host')
 in_tools=(. ':!patches' ':!configs' ':!SOURCES' ':!tests/vm' ':!SPECS' ':!debian')
-# stage_key NAME CMD...: the key of a stage's run here, or nothing for a
-# stage without inputs (a build: always run)
+# class_digest CLASS: the digest of the content of CLASS's files, as the
+# tree has them now, in hash_out; fails with none if they cannot be listed
+class_digest() {
+	local -n specs="in_$1"
+	local files
+	hash_out=
+	files=$(git ls-files -co --exclude-standard -z -- "${specs[@]}" ':!out' | tr '\0' '\n') &&
+		[ -n "$files" ] || return 1
+	hash_out=$(printf '%s\n' "$files" | sort -u | tr '\n' '\0' |
+		{ xargs -0 -r sha256sum -- || echo "unreadable input"; } | sha256sum | cut -c1-64)
+}
+# extra_digest NAME: the same over stage NAME's st_extra
+extra_digest() {
+	# shellcheck disable=SC2086 # a list of paths
+	hash_out=$(printf '%s\n' ${st_extra[$1]} | sort -u | tr '\n' '\0' |
+		{ xargs -0 -r sha256sum -- || echo "unreadable input"; } | sha256sum | cut -c1-64)
+}
+
+# check_snapshot: this run's inputs, taken once, before its first stage
+# (scripts/check calls it before the builds; stage_start does if it was
+# not): the digest of each class and of each stage's st_extra, the
+# commit, whether the tree differs from it.  A stage's key is made of
+# these, not of the tree when the stage starts: a file edited while the
+# builds ran was not built (or was, half way), and a record under the
+# later tree would say its tests passed.  The commit is the one the run
+# was started on, whatever is committed while it runs.
+declare -A cls_hash st_xhash
+snap_done='' snap_commit='' snap_dirty=''
+check_snapshot() {
+	[ -z "$snap_done" ] || return 0
+	snap_done=1
+	local c name
+	for c in all guest tools; do
+		class_digest "$c" && cls_hash[$c]=$hash_out
+	done
+	for name in "${!st_extra[@]}"; do
+		extra_digest "$name" && st_xhash[$name]=$hash_out
+	done
+	snap_commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo '?')
+	snap_dirty=
+	[ -n "$(git status --porcelain -- . ':!out' 2>/dev/null)" ] && snap_dirty=', uncommitted changes'
+	return 0
+}
+
+# stage_key NAME CMD...: the key of a stage's run here, in key; none for
+# a stage without inputs (a build: always run) or whose class could not
+# be listed
 stage_key() {
 	local name=$1 class=${st_in[$1]:-}; shift
-	[ -n "$class" ] || return 0
-	local -n specs="in_$class"
-	local files
-	# no list of its files (no git, not a work tree): no key, it runs
-	files=$(git ls-files -co --exclude-standard -z -- "${specs[@]}" ':!out' | tr '\0' '\n') &&
-		[ -n "$files" ] || return 0
-	{ echo "$name $*"; echo "$env_key"
-	  { printf '%s\n' "$files"; [ -n "${st_extra[$name]:-}" ] && printf '%s\n' ${st_extra[$name]}; } |
-		sort -u | tr '\n' '\0' | xargs -0 -r sha256sum -- || echo "unreadable input"; } |
-		sha256sum | cut -c1-64
+	key=
+	[ -n "$class" ] && [ -n "${cls_hash[$class]:-}" ] || return 0
+	key=$(printf '%s\n' "$name $*" "$env_key" "${cls_hash[$class]}" "${st_xhash[$name]:-}" |
+		sha256sum | cut -c1-64)
+}
+
+# inputs_unchanged NAME: stage NAME's inputs are still those of the
+# snapshot (checked before its record is written)
+inputs_unchanged() {
+	class_digest "${st_in[$1]}" && [ "$hash_out" = "${cls_hash[${st_in[$1]}]}" ] || return 1
+	[ -z "${st_extra[$1]:-}" ] || { extra_digest "$1" && [ "$hash_out" = "${st_xhash[$1]:-}" ]; }
 }
 
 # in_ci_core NAME: whether ci_core names NAME (a list over several lines)
@@ -71,7 +117,8 @@ stage_start() {
 	local name=$1 kind=$2 key rec; shift 2
 	st_t0[$name]=$(date +%s)
 	st_kind[$name]=$kind
-	key=$(stage_key "$name" "$@")
+	check_snapshot
+	stage_key "$name" "$@"
 	st_key[$name]=$key
 	st_skip[$name]=
 	rec=$green_dir/$name.$key
@@ -134,15 +181,21 @@ stage_finish() {
 	fi
 	# the guest tests' measurements, for the record
 	[ "$kind" = tap ] && grep -E '^# ([a-z0-9-]+|bench [a-z0-9-]+) +(on|off) +folios' "$log"
-	# green: a record under the stage's key, for the next run
+	# green: a record under the stage's key, for the next run, unless its
+	# inputs changed since the snapshot (what it tested is not what the key
+	# names)
+	local note=
 	if [ "$f" -eq 0 ] && [ $rc -eq 0 ] && [ "$p" -gt 0 ] && [ -n "${st_key[$name]:-}" ]; then
-		local rec=$green_dir/$name.${st_key[$name]}
-		printf '%s, %d passed in %d s, %s%s\n' "$(git rev-parse --short=12 HEAD 2>/dev/null || echo '?')" \
-			"$p" "$secs" "$(date -u +%Y-%m-%dT%H:%MZ)" "$([ -n "$(git status --porcelain -- . ':!out' 2>/dev/null)" ] && echo ', uncommitted changes')" \
-			> "$rec.tmp" && sync "$rec.tmp" && mv "$rec.tmp" "$rec"
+		if ! inputs_unchanged "$name"; then
+			note="; no record: its inputs (${st_in[$name]}) changed during the run"
+		else
+			local rec=$green_dir/$name.${st_key[$name]}
+			printf '%s, %d passed in %d s, %s%s\n' "$snap_commit" "$p" "$secs" \
+				"$(date -u +%Y-%m-%dT%H:%MZ)" "$snap_dirty" > "$rec.tmp" && sync "$rec.tmp" && mv "$rec.tmp" "$rec"
+		fi
 	fi
 	summary+=("$(printf '%-12s %5d s  %4d passed %3d failed' "$name" "$secs" "$p" "$f")")
-	echo "    $name: $p passed, $f failed, $secs s (log: $log)"
+	echo "    $name: $p passed, $f failed, $secs s (log: $log)$note"
 }
 
 stage() {
