@@ -67,7 +67,7 @@ extra_digest() {
 # later tree would say its tests passed.  The commit is the one the run
 # was started on, whatever is committed while it runs.
 declare -A cls_hash st_xhash
-snap_done='' snap_commit='' snap_dirty=''
+snap_done='' snap_commit='' snap_dirty='' build_failed=''
 check_snapshot() {
 	[ -z "$snap_done" ] || return 0
 	snap_done=1
@@ -186,13 +186,20 @@ stage_finish() {
 	# names)
 	local note=
 	if [ "$f" -eq 0 ] && [ $rc -eq 0 ] && [ "$p" -gt 0 ] && [ -n "${st_key[$name]:-}" ]; then
-		if ! inputs_unchanged "$name"; then
+		if [ -n "$build_failed" ]; then
+			note="; no record: a build ($build_failed) failed in this run"
+		elif ! inputs_unchanged "$name"; then
 			note="; no record: its inputs (${st_in[$name]}) changed during the run"
 		else
 			local rec=$green_dir/$name.${st_key[$name]}
 			printf '%s, %d passed in %d s, %s%s\n' "$snap_commit" "$p" "$secs" \
 				"$(date -u +%Y-%m-%dT%H:%MZ)" "$snap_dirty" > "$rec.tmp" && sync "$rec.tmp" && mv "$rec.tmp" "$rec"
 		fi
+	fi
+	# once a build has failed, what a later stage tests may be an earlier
+	# run's output (out/ keeps it): it passes, but not for this tree
+	if [ "$kind" = plain ] && [ -z "${st_in[$name]:-}" ] && [ "$f" -gt 0 ] && [ -z "$build_failed" ]; then
+		build_failed=$name
 	fi
 	summary+=("$(printf '%-12s %5d s  %4d passed %3d failed' "$name" "$secs" "$p" "$f")")
 	echo "    $name: $p passed, $f failed, $secs s (log: $log)$note"
