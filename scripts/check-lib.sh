@@ -40,22 +40,49 @@ in_all=(.)
 in_guest=(. ':!docs' ':!*.md' ':!ansible' ':!SPECS' ':!debian' ':!dnf-plugin' ':!kernel-install'
 	':!man' ':!etc' ':!systemd' ':!udev' ':!health' ':!tests/host')
 in_tools=(. ':!patches' ':!configs' ':!SOURCES' ':!tests/vm' ':!SPECS' ':!debian')
-# class_digest CLASS: the digest of the content of CLASS's files, as the
-# tree has them now, in hash_out; fails with none if they cannot be listed
+# hash_list LIST: the digest of the files LIST names (NUL-separated,
+# sorted) in hash_out; fails, with the first error in hash_why, if one
+# cannot be read (a directory, a symlink to one, a nested repository that
+# git lists as DIR/, a tracked file deleted): a key without that file's
+# content would match whatever it becomes, so its stages get none
+hash_list() {
+	local sums err
+	hash_out='' hash_why=''
+	err=$(mktemp) || { hash_why="mktemp failed"; return 1; }
+	if sums=$(xargs -0 -r sha256sum -- < "$1" 2> "$err"); then
+		hash_out=$(printf '%s\n' "$sums" | sha256sum | cut -c1-64)
+	else
+		hash_why=$(head -n 1 "$err")
+		: "${hash_why:=sha256sum failed}"
+	fi
+	rm -f "$err"
+	[ -n "$hash_out" ]
+}
+# class_digest CLASS: the digest of CLASS's files, as the tree has them
+# now, in hash_out; fails 1 if one cannot be read, 2 if git cannot list
+# them (not a work tree, no git): the reason in hash_why
 class_digest() {
 	local -n specs="in_$1"
-	local files
-	hash_out=
-	files=$(git ls-files -co --exclude-standard -z -- "${specs[@]}" ':!out' | tr '\0' '\n') &&
-		[ -n "$files" ] || return 1
-	hash_out=$(printf '%s\n' "$files" | sort -u | tr '\n' '\0' |
-		{ xargs -0 -r sha256sum -- || echo "unreadable input"; } | sha256sum | cut -c1-64)
+	local list rc=0
+	list=$(mktemp) || { hash_why="mktemp failed"; return 2; }
+	if ! hash_why=$(git ls-files -z -co --exclude-standard -- "${specs[@]}" ':!out' 2>&1 > "$list"); then
+		hash_why="git ls-files: $(head -n 1 <<< "${hash_why:-failed}")"
+		rc=2
+	elif ! hash_list "$list"; then
+		rc=1
+	fi
+	rm -f "$list"
+	return $rc
 }
 # extra_digest NAME: the same over stage NAME's st_extra
 extra_digest() {
+	local list rc=0
+	list=$(mktemp) || { hash_why="mktemp failed"; return 1; }
 	# shellcheck disable=SC2086 # a list of paths
-	hash_out=$(printf '%s\n' ${st_extra[$1]} | sort -u | tr '\n' '\0' |
-		{ xargs -0 -r sha256sum -- || echo "unreadable input"; } | sha256sum | cut -c1-64)
+	printf '%s\0' ${st_extra[$1]} | LC_ALL=C sort -zu > "$list"
+	hash_list "$list" || rc=1
+	rm -f "$list"
+	return $rc
 }
 
 # check_snapshot: this run's inputs, taken once, before its first stage
@@ -71,13 +98,23 @@ snap_done='' snap_commit='' snap_dirty='' build_failed=''
 check_snapshot() {
 	[ -z "$snap_done" ] || return 0
 	snap_done=1
-	local c name
+	local c name unread='' why=''
 	for c in all guest tools; do
-		class_digest "$c" && cls_hash[$c]=$hash_out
+		class_digest "$c"
+		case $? in
+		0) cls_hash[$c]=$hash_out ;;
+		1) unread+=", class $c" why=$hash_why ;;
+		*) cls_hash=()
+		   echo "==> every stage runs unkeyed and leaves no record: its inputs cannot be listed ($hash_why)"
+		   break ;;
+		esac
 	done
 	for name in "${!st_extra[@]}"; do
-		extra_digest "$name" && st_xhash[$name]=$hash_out
+		if extra_digest "$name"; then st_xhash[$name]=$hash_out; else unread+=", stage $name" why=$hash_why; fi
 	done
+	# once: a file of the tree may be in every class
+	[ -z "$unread" ] ||
+		echo "==> an input cannot be read ($why): the stages of ${unread#, } run unkeyed and leave no record"
 	snap_commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo '?')
 	snap_dirty=
 	[ -n "$(git status --porcelain -- . ':!out' 2>/dev/null)" ] && snap_dirty=', uncommitted changes'
@@ -85,12 +122,13 @@ check_snapshot() {
 }
 
 # stage_key NAME CMD...: the key of a stage's run here, in key; none for
-# a stage without inputs (a build: always run) or whose class could not
-# be listed
+# a stage without inputs (a build: always run) or whose inputs could not
+# be hashed at the snapshot
 stage_key() {
 	local name=$1 class=${st_in[$1]:-}; shift
-	key=
+	key=''
 	[ -n "$class" ] && [ -n "${cls_hash[$class]:-}" ] || return 0
+	[ -z "${st_extra[$name]:-}" ] || [ -n "${st_xhash[$name]:-}" ] || return 0
 	key=$(printf '%s\n' "$name $*" "$env_key" "${cls_hash[$class]}" "${st_xhash[$name]:-}" |
 		sha256sum | cut -c1-64)
 }
