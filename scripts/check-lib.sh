@@ -41,16 +41,21 @@ in_guest=(. ':!docs' ':!*.md' ':!ansible' ':!SPECS' ':!debian' ':!dnf-plugin' ':
 	':!man' ':!etc' ':!systemd' ':!udev' ':!health' ':!tests/host')
 in_tools=(. ':!patches' ':!configs' ':!SOURCES' ':!tests/vm' ':!SPECS' ':!debian')
 # hash_list LIST: the digest of the files LIST names (NUL-separated,
-# sorted) in hash_out; fails, with the first error in hash_why, if one
+# sorted) in hash_out: the content of each, and its mode, type and
+# symlink target (a test script that lost its x bit fails, a link
+# pointed at another file of the same content is another input); fails,
+# with the first error in hash_why, if one
 # cannot be read (a directory, a symlink to one, a nested repository that
 # git lists as DIR/, a tracked file deleted): a key without that file's
 # content would match whatever it becomes, so its stages get none
 hash_list() {
-	local sums err
+	local sums modes err
 	hash_out='' hash_why=''
 	err=$(mktemp) || { hash_why="mktemp failed"; return 1; }
-	if sums=$(xargs -0 -r sha256sum -- < "$1" 2> "$err"); then
-		hash_out=$(printf '%s\n' "$sums" | sha256sum | cut -c1-64)
+	# stat's words and quotes fixed: the same file, the same line
+	if sums=$(xargs -0 -r sha256sum -- < "$1" 2> "$err") &&
+	   modes=$(LC_ALL=C QUOTING_STYLE=shell-escape-always xargs -0 -r stat -c '%a %F %N' -- < "$1" 2> "$err"); then
+		hash_out=$(printf '%s\n' "$sums" "$modes" | sha256sum | cut -c1-64)
 	else
 		hash_why=$(head -n 1 "$err")
 		: "${hash_why:=sha256sum failed}"
