@@ -65,12 +65,16 @@ hash_list() {
 }
 # class_digest CLASS: the digest of CLASS's files, as the tree has them
 # now, in hash_out; fails 1 if one cannot be read, 2 if git cannot list
-# them (not a work tree, no git): the reason in hash_why
+# them (not a work tree, no git): the reason in hash_why.  The files are
+# the tracked ones and the untracked ones no .gitignore names: not
+# .git/info/exclude or a global excludes file, which are this clone's or
+# this user's, and may hide a source file the Makefile's wildcards
+# compile.
 class_digest() {
 	local -n specs="in_$1"
 	local list rc=0
 	list=$(mktemp) || { hash_why="mktemp failed"; return 2; }
-	if ! hash_why=$(git ls-files -z -co --exclude-standard -- "${specs[@]}" ':!out' 2>&1 > "$list"); then
+	if ! hash_why=$(git ls-files -z -co --exclude-per-directory=.gitignore -- "${specs[@]}" ':!out' 2>&1 > "$list"); then
 		hash_why="git ls-files: $(head -n 1 <<< "${hash_why:-failed}")"
 		rc=2
 	elif ! hash_list "$list"; then
@@ -121,8 +125,11 @@ check_snapshot() {
 	[ -z "$unread" ] ||
 		echo "==> an input cannot be read ($why): the stages of ${unread#, } run unkeyed and leave no record"
 	snap_commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo '?')
-	snap_dirty=
-	[ -n "$(git status --porcelain -- . ':!out' 2>/dev/null)" ] && snap_dirty=', uncommitted changes'
+	snap_dirty=''
+	# the untracked files as the classes see them (above)
+	[ -n "$(git status --porcelain --untracked-files=no -- . ':!out' 2>/dev/null)" ] ||
+		[ -n "$(git ls-files -o --exclude-per-directory=.gitignore -- . ':!out' 2>/dev/null)" ] &&
+		snap_dirty=', uncommitted changes'
 	return 0
 }
 
