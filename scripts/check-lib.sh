@@ -10,7 +10,8 @@
 # $cache/check/green, named by its key: a hash of the stage's name and
 # command, of the content of every file it depends on (its inputs:
 # below), and of the machine it ran on (every installed package and its
-# version, the kernel, the cores, CI and TEST_BUILD).  The next `make
+# version, the kernel, the cores, the user, the variables the builds and
+# tests read: env_key_now).  The next `make
 # check` does not run a stage whose key has a record: its inputs are
 # byte for byte those of a green run.  It says so, with the commit of
 # that run.  `make check-all` (RAFLEET_CHECK_ALL=1) runs every stage.
@@ -24,8 +25,29 @@
 # pkg-cache).
 green_dir=$cache/check/green
 mkdir -p "$green_dir"
-env_key=$( { dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' 2>/dev/null | sort
-	uname -r; nproc; echo "CI=${CI:-} TEST_BUILD=$TEST_BUILD"; } | sha256sum | cut -c1-64)
+# env_key_now: the machine and the environment a stage runs in: every
+# installed package and its version, the kernel, the cores, the user, and
+# the variables that change what the builds and the tests do: CI,
+# TEST_BUILD, make's flags (but its jobserver's, which name this run's
+# pipes, and RAFLEET_CHECK_*), every RAFLEET_* variable but RAFLEET_CHECK_*
+# (they choose the stages, not what a stage does), QEMU_*, FLAVOR, VARIANT
+# and the compiler's.
+env_key_now() {
+	local v
+	{ dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' 2>/dev/null | LC_ALL=C sort
+	  uname -r; nproc; id -u
+	  echo "CI=${CI:-} TEST_BUILD=${TEST_BUILD:-}"
+	  while read -r v; do
+		case $v in
+		RAFLEET_CHECK_*) ;;
+		MAKEFLAGS)
+			printf 'MAKEFLAGS=%s\n' "$(sed -E -e 's/(^| )(--jobserver-(auth|fds)|RAFLEET_CHECK_[A-Za-z0-9_]*)=[^ ]*//g' \
+				-e 's/( --)? *$//' <<< "$MAKEFLAGS")" ;;
+		RAFLEET_*|QEMU_*|FLAVOR|VARIANT|CC|CFLAGS|CPPFLAGS|LDFLAGS) printf '%s=%s\n' "$v" "${!v}" ;;
+		esac
+	  done < <(compgen -e | LC_ALL=C sort); } | sha256sum | cut -c1-64
+}
+env_key=$(env_key_now)
 declare -A st_skip
 # The inputs of a stage: git pathspecs over the tree (tracked files and
 # untracked ones not ignored, as they are in the working tree).
