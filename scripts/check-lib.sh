@@ -47,7 +47,9 @@ env_key_now() {
 		esac
 	  done < <(compgen -e | LC_ALL=C sort); } | sha256sum | cut -c1-64
 }
-env_key=$(env_key_now)
+# made by the first keyed stage (stage_key): after `make deps`, which may
+# install packages
+env_key=''
 declare -A st_skip
 # The inputs of a stage: git pathspecs over the tree (tracked files and
 # untracked ones not ignored, as they are in the working tree).
@@ -163,6 +165,7 @@ stage_key() {
 	key=''
 	[ -n "$class" ] && [ -n "${cls_hash[$class]:-}" ] || return 0
 	[ -z "${st_extra[$name]:-}" ] || [ -n "${st_xhash[$name]:-}" ] || return 0
+	[ -n "$env_key" ] || env_key=$(env_key_now)
 	key=$(printf '%s\n' "$name $*" "$env_key" "${cls_hash[$class]}" "${st_xhash[$name]:-}" |
 		sha256sum | cut -c1-64)
 }
