@@ -55,15 +55,20 @@ declare -A st_skip
 # untracked ones not ignored, as they are in the working tree).
 #   all: everything but this machine's output (out/);
 #   guest: what a guest suite on one of our kernels runs: the kernel
-#     (patches, configs, the scripts that build it), the tools and the
-#     guest programs, tests/vm; not the packaging, the units, Ansible,
-#     the docs or the host tests;
+#     (patches, SOURCES: the config fragments, the scripts that build it),
+#     the tools and the guest programs, tests/vm; not the packaging, the
+#     units, Ansible, the docs or the host tests;
 #   tools: what the host-only tests of the tools read: all but the
-#     kernel (patches, configs, SOURCES), the guest suites and packaging.
+#     kernel (patches, SOURCES), the guest suites and packaging.
 in_all=(.)
 in_guest=(. ':!docs' ':!*.md' ':!ansible' ':!SPECS' ':!debian' ':!dnf-plugin' ':!kernel-install'
 	':!man' ':!etc' ':!systemd' ':!udev' ':!health' ':!tests/host')
-in_tools=(. ':!patches' ':!configs' ':!SOURCES' ':!tests/vm' ':!SPECS' ':!debian')
+in_tools=(. ':!patches' ':!SOURCES' ':!tests/vm' ':!SPECS' ':!debian')
+# A class's files besides its pathspecs (an exclusion above wins over a
+# pathspec that names a file in it): the guest kernel's release string
+# (uname -r) is read from its spec (scripts/kernel-release, which
+# scripts/build-kernel runs).
+declare -A cls_extra=([guest]=SPECS/kernel-rafleet.spec)
 # hash_list LIST: the digest of the files LIST names (NUL-separated,
 # sorted) in hash_out: the content of each, and its mode, type and
 # symlink target (a test script that lost its x bit fails, a link
@@ -101,8 +106,11 @@ class_digest() {
 	if ! hash_why=$(git ls-files -z -co --exclude-per-directory=.gitignore -- "${specs[@]}" ':!out' 2>&1 > "$list"); then
 		hash_why="git ls-files: $(head -n 1 <<< "${hash_why:-failed}")"
 		rc=2
-	elif ! hash_list "$list"; then
-		rc=1
+	else
+		# shellcheck disable=SC2086 # a list of paths
+		[ -z "${cls_extra[$1]:-}" ] || printf '%s\0' ${cls_extra[$1]} >> "$list"
+		LC_ALL=C sort -zu -o "$list" "$list"
+		hash_list "$list" || rc=1
 	fi
 	rm -f "$list"
 	return $rc
