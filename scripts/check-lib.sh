@@ -23,6 +23,12 @@
 # The builds (tools, kernels, packages) always run: later stages need
 # their output, and they cost little when nothing changed (ccache, the
 # pkg-cache).
+# The harness's version, in every key.  scripts/check and this file are
+# no class's input (else a change to a comment here would run every stage
+# again): bump it when a change to them alters what a green record means
+# (how a stage's tests are counted, what a key covers, what a record
+# says, when one is written).
+check_version=2
 green_dir=$cache/check/green
 mkdir -p "$green_dir"
 # env_key_now: the machine and the environment a stage runs in: every
@@ -64,6 +70,9 @@ in_all=(.)
 in_guest=(. ':!docs' ':!*.md' ':!ansible' ':!SPECS' ':!debian' ':!dnf-plugin' ':!kernel-install'
 	':!man' ':!etc' ':!systemd' ':!udev' ':!health' ':!tests/host')
 in_tools=(. ':!patches' ':!SOURCES' ':!tests/vm' ':!SPECS' ':!debian')
+# What no class holds: this machine's output, and the harness
+# (check_version stands for it; its own test's stage has it in st_extra)
+not_inputs=(':!out' ':!scripts/check' ':!scripts/check-lib.sh')
 # A class's files besides its pathspecs (an exclusion above wins over a
 # pathspec that names a file in it): the guest kernel's release string
 # (uname -r) is read from its spec (scripts/kernel-release, which
@@ -103,7 +112,7 @@ class_digest() {
 	local -n specs="in_$1"
 	local list rc=0
 	list=$(mktemp) || { hash_why="mktemp failed"; return 2; }
-	if ! hash_why=$(git ls-files -z -co --exclude-per-directory=.gitignore -- "${specs[@]}" ':!out' 2>&1 > "$list"); then
+	if ! hash_why=$(git ls-files -z -co --exclude-per-directory=.gitignore -- "${specs[@]}" "${not_inputs[@]}" 2>&1 > "$list"); then
 		hash_why="git ls-files: $(head -n 1 <<< "${hash_why:-failed}")"
 		rc=2
 	else
@@ -174,7 +183,7 @@ stage_key() {
 	[ -n "$class" ] && [ -n "${cls_hash[$class]:-}" ] || return 0
 	[ -z "${st_extra[$name]:-}" ] || [ -n "${st_xhash[$name]:-}" ] || return 0
 	[ -n "$env_key" ] || env_key=$(env_key_now)
-	key=$(printf '%s\n' "$name $*" "$env_key" "${cls_hash[$class]}" "${st_xhash[$name]:-}" |
+	key=$(printf '%s\n' "$name $*" "harness $check_version" "$env_key" "${cls_hash[$class]}" "${st_xhash[$name]:-}" |
 		sha256sum | cut -c1-64)
 }
 
