@@ -28,7 +28,7 @@
 # again): bump it when a change to them alters what a green record means
 # (how a stage's tests are counted, what a key covers, what a record
 # says, when one is written).
-check_version=2
+check_version=3
 green_dir=$cache/check/green
 mkdir -p "$green_dir"
 # env_key_now: the machine and the environment a stage runs in: every
@@ -228,7 +228,7 @@ stage_start() {
 }
 
 stage_finish() {
-	local name=$1 log="out/check-$1.log" kind=${st_kind[$1]} t0=${st_t0[$1]} rc p f
+	local name=$1 log="out/check-$1.log" kind=${st_kind[$1]} t0=${st_t0[$1]} rc p f k=0
 	local pid=${st_pid[$1]:-} ticks=0
 	if [ -n "${st_skip[$1]:-}" ]; then
 		skipped=$((skipped + 1))
@@ -248,6 +248,9 @@ stage_finish() {
 		p=$(grep -cE '^ok( |$)' "$log")
 		f=$(grep -cE '^not ok( |$)' "$log")
 		[ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		# of the passed, those skipped: the record says so, lest a stage
+		# that was not run for its inputs be taken for all its tests passed
+		k=$(grep -ciE '^ok .*# skip' "$log")
 		# In CI, a test skipped because a program is not installed is a
 		# package missing from scripts/deps.list: it fails (CI runs in a
 		# fresh root that has only what install-deps installs).
@@ -255,7 +258,7 @@ stage_finish() {
 			local s
 			s=$(grep -cE '^ok .*# SKIP.*not installed' "$log")
 			if [ "$s" -gt 0 ]; then
-				f=$((f + s)) p=$((p - s))
+				f=$((f + s)) p=$((p - s)) k=$((k - s))
 				grep -E '^ok .*# SKIP.*not installed' "$log" | sed 's/^ok/not ok (CI: a missing package)/' >> "$log"
 			fi
 		fi
@@ -284,7 +287,8 @@ stage_finish() {
 			note="; no record: its inputs (${st_in[$name]}) changed during the run"
 		else
 			local rec=$green_dir/$name.${st_key[$name]}
-			printf '%s, %d passed in %d s, %s%s\n' "$snap_commit" "$p" "$secs" \
+			printf '%s, %d passed%s in %d s, %s%s\n' "$snap_commit" "$p" \
+				"$([ "$k" -eq 0 ] || echo ", $k of them skipped,")" "$secs" \
 				"$(date -u +%Y-%m-%dT%H:%MZ)" "$snap_dirty" > "$rec.tmp" && sync "$rec.tmp" && mv "$rec.tmp" "$rec"
 		fi
 	fi
