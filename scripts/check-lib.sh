@@ -8,12 +8,12 @@
 # ---- stages keyed by their inputs (issue 44) ----
 # A stage that passed whole (no test failed, exit 0) leaves a record in
 # $cache/check/green, named by its key: a hash of the stage's name and
-# command, of the content of every file it depends on (its inputs:
-# below), and of the machine it ran on (every installed package and its
-# version, the kernel, the cores, the user, the variables the builds and
-# tests read: env_key_now).  The next `make
-# check` does not run a stage whose key has a record: its inputs are
-# byte for byte those of a green run.  It says so, with the commit of
+# command, of the harness's version (check_version), of the content,
+# mode and symlink target of every file it depends on (its inputs: below)
+# as the run found them at its start (check_snapshot), and of the machine
+# and environment it ran on (env_key_now).  The next `make check` does
+# not run a stage whose key has a record: its inputs are byte for byte
+# those of a green run.  It says so, with the commit and the count of
 # that run.  `make check-all` (RAFLEET_CHECK_ALL=1) runs every stage.
 # Under CI=true the core (the tools' builds, unit, unit-san, the host
 # tests, the x86 guest suite, the rollout guest) always runs; the rest
@@ -29,6 +29,7 @@
 # (how a stage's tests are counted, what a key covers, what a record
 # says, when one is written).
 check_version=3
+# shellcheck disable=SC2154 # cache and ci_core are the caller's
 green_dir=$cache/check/green
 mkdir -p "$green_dir"
 # env_key_now: the machine and the environment a stage runs in: every
@@ -66,9 +67,12 @@ declare -A st_skip
 #     units, Ansible, the docs or the host tests;
 #   tools: what the host-only tests of the tools read: all but the
 #     kernel (patches, SOURCES), the guest suites and packaging.
+# shellcheck disable=SC2034 # read through a nameref (class_digest)
 in_all=(.)
+# shellcheck disable=SC2034
 in_guest=(. ':!docs' ':!*.md' ':!ansible' ':!SPECS' ':!debian' ':!dnf-plugin' ':!kernel-install'
 	':!man' ':!etc' ':!systemd' ':!udev' ':!health' ':!tests/host')
+# shellcheck disable=SC2034
 in_tools=(. ':!patches' ':!SOURCES' ':!tests/vm' ':!SPECS' ':!debian')
 # What no class holds: this machine's output, and the harness
 # (check_version stands for it; its own test's stage has it in st_extra)
@@ -81,11 +85,11 @@ declare -A cls_extra=([guest]=SPECS/kernel-rafleet.spec)
 # hash_list LIST: the digest of the files LIST names (NUL-separated,
 # sorted) in hash_out: the content of each, and its mode, type and
 # symlink target (a test script that lost its x bit fails, a link
-# pointed at another file of the same content is another input); fails,
-# with the first error in hash_why, if one
-# cannot be read (a directory, a symlink to one, a nested repository that
-# git lists as DIR/, a tracked file deleted): a key without that file's
-# content would match whatever it becomes, so its stages get none
+# pointed at another file of the same content is another input).  Fails,
+# with the first error in hash_why, if one cannot be read (a directory, a
+# symlink to one, a nested repository that git lists as DIR/, a tracked
+# file deleted): a key without that file's content would match whatever
+# it becomes, so its stages get none.
 hash_list() {
 	local sums modes err
 	hash_out='' hash_why=''
@@ -197,6 +201,7 @@ inputs_unchanged() {
 # in_ci_core NAME: whether ci_core names NAME (a list over several lines)
 in_ci_core() {
 	local w
+	# shellcheck disable=SC2154
 	for w in $ci_core; do [ "$w" = "$1" ] && return 0; done
 	return 1
 }
@@ -279,7 +284,7 @@ stage_finish() {
 	# green: a record under the stage's key, for the next run, unless its
 	# inputs changed since the snapshot (what it tested is not what the key
 	# names)
-	local note=
+	local note=''
 	if [ "$f" -eq 0 ] && [ $rc -eq 0 ] && [ "$p" -gt 0 ] && [ -n "${st_key[$name]:-}" ]; then
 		if [ -n "$build_failed" ]; then
 			note="; no record: a build ($build_failed) failed in this run"
