@@ -40,9 +40,11 @@ int run_command_io(char *const argv[], const struct run_io *io, unsigned int tim
 
 /*
  * The system's program @name: the first of /usr/sbin, /usr/bin, /sbin and
- * /bin that holds an executable regular file of that name owned by root
- * and writable by no one else (lib/trust.h), in @out.  0, or -ENOENT
- * (@out then holds @name, for messages).
+ * /bin where @name leads, through directories and symlinks only root can
+ * have written, to an executable regular file owned by root and writable
+ * by no one else (trust_path() of lib/trust.h); its real path, no symlink
+ * in it, in @out.  0, or -ENOENT (@out then holds @name, for messages),
+ * also for a @name with a '/'.
  */
 int runcmd_find(const char *name, char *out, size_t len);
 

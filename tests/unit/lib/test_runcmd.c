@@ -7,7 +7,9 @@
  * there; past its time limit its whole process group is killed; @env is
  * added to its environment.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -145,6 +147,29 @@ static void test_timeout_kills_group(void)
 	ok(gc > 0 && !running(gc), "the whole group was killed, its grandchild too");
 }
 
+/*
+ * The system's program by its real path.  What another user planted on
+ * the way is trust_path()'s to refuse (test_trust.c plants it); here, what
+ * a root-owned chain of symlinks (Debian's /usr/bin/sh -> dash, /bin ->
+ * usr/bin) resolves to.
+ */
+static void test_find(void)
+{
+	char out[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+
+	is_i64(runcmd_find("sh", out, sizeof(out)), 0, "runcmd_find: sh is found");
+	ok(out[0] == '/' && !lstat(out, &st) && S_ISREG(st.st_mode),
+	   "  as an absolute path to a regular file, no symlink at its end (%s)", out);
+	ok(realpath("/bin/sh", real) && !strcmp(out, real),
+	   "  the real path of /bin/sh (%s)", real);
+	is_i64(runcmd_find("rafleet-no-such-program", out, sizeof(out)), -ENOENT,
+	       "a program that is not there: -ENOENT");
+	is_str(out, "rafleet-no-such-program", "  its name left for the message");
+	is_i64(runcmd_find("../bin/sh", out, sizeof(out)), -ENOENT, "a name with a '/': -ENOENT");
+	is_i64(runcmd_find("", out, sizeof(out)), -ENOENT, "an empty name: -ENOENT");
+}
+
 static void test_env(void)
 {
 	char *argv[] = { "/bin/sh", "-c", "test \"$RAFLEET_X\" = yes", NULL };
@@ -167,6 +192,7 @@ int main(void)
 	test_status();
 	test_timeout_kills_group();
 	test_env();
+	test_find();
 	{
 		char cmd[128];
 
